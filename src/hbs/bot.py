@@ -1,0 +1,218 @@
+"""The bot contract and where bots come from.
+
+A bot is a module in ``bots/`` (the file name is the bot's name) defining exactly one subclass of
+:class:`Bot`, or an installed package's entry point in the group ``hbs.bots``.  Files are loaded by
+path under private module names, so a bot called ``random`` never shadows the standard library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import sys
+import traceback
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, NamedTuple, Sequence
+
+from .errors import BotLoadError, InputError
+
+ENTRY_POINT_GROUP = "hbs.bots"
+
+
+class Turn(NamedTuple):
+    """One earlier guess of the game and its answer."""
+
+    guess: str
+    black: int
+    white: int
+
+
+class Bot:
+    """Base class of every bot.
+
+    Subclasses implement :meth:`guess` and may implement :meth:`setup`.  Options given with
+    ``hbs run --bot-option key=value`` arrive as keyword arguments of ``__init__`` (converted to the
+    annotated type).  After each guess a bot may set ``remaining`` (how many secrets it still thinks
+    possible) and ``phase`` (a short label); the runner records them in traces and replays.
+    """
+
+    #: The bot's name (its file name or entry-point name), set when it is loaded.
+    name: str = ""
+    remaining: int | None = None
+    phase: str | None = None
+
+    def setup(self, game: Any) -> None:
+        """Called once before the games; precompute here.  Raise ``UnsupportedGame`` to decline."""
+
+    def guess(self, history: Sequence[Turn]) -> str:
+        """The next guess, given the earlier ``(guess, black, white)`` turns of this game."""
+        raise NotImplementedError
+
+
+@dataclass
+class BotEntry:
+    """A discovered bot: its class, or the reason it could not be loaded."""
+
+    name: str
+    origin: str
+    cls: type[Bot] | None = None
+    error: str | None = None
+
+    @property
+    def summary(self) -> str:
+        """The first line of the bot's docstring."""
+        if self.cls is None:
+            return ""
+        doc = inspect.getdoc(self.cls) or ""
+        return doc.strip().splitlines()[0] if doc.strip() else ""
+
+
+def project_root() -> Path:
+    """The folder holding ``src/``, ``bots/`` and ``data/`` of this checkout."""
+    return Path(__file__).resolve().parents[2]
+
+
+def bot_dirs(extra: Sequence[str | Path] = ()) -> list[Path]:
+    """Folders searched for bot files, first match wins: ``extra``, ``./bots``, the bundled ``bots/``."""
+    out: list[Path] = []
+    for folder in [*map(Path, extra), Path("bots"), project_root() / "bots"]:
+        resolved = folder.resolve()
+        if resolved not in out:
+            out.append(resolved)
+    return out
+
+
+def discover(extra: Sequence[str | Path] = ()) -> dict[str, BotEntry]:
+    """Every bot by name (folders first, then entry points), loaded or with its load error."""
+    for folder in extra:
+        if not Path(folder).is_dir():
+            raise InputError("no such bots folder", folder)
+    found: dict[str, BotEntry] = {}
+    for folder in bot_dirs(extra):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.py")):
+            name = path.stem
+            if name.startswith("_") or name in found:
+                continue
+            found[name] = _load_file(name, path)
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        if ep.name not in found:
+            found[ep.name] = _load_entry_point(ep)
+    return found
+
+
+def load_bot(name: str, extra: Sequence[str | Path] = ()) -> type[Bot]:
+    """The class of bot ``name``; raises :class:`BotLoadError` when unknown or broken."""
+    entries = discover(extra)
+    entry = entries.get(name)
+    if entry is None:
+        known = ", ".join(sorted(entries)) or "none"
+        raise BotLoadError(f"unknown bot {name!r} (known: {known})")
+    if entry.cls is None:
+        raise BotLoadError(f"bot {name!r} cannot be loaded: {entry.error}")
+    return entry.cls
+
+
+def make_bot(cls: type[Bot], options: dict[str, str] | None = None) -> Bot:
+    """Instantiate ``cls`` with string ``options`` converted to its ``__init__`` annotations."""
+    options = dict(options or {})
+    params = {
+        n: p
+        for n, p in inspect.signature(cls.__init__).parameters.items()
+        if n != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+    kwargs: dict[str, Any] = {}
+    for key, value in options.items():
+        if key not in params:
+            accepted = ", ".join(params) or "none"
+            raise InputError(f"bot {cls.name!r} has no option {key!r} (options: {accepted})")
+        kwargs[key] = _convert(cls, key, value, params[key])
+    try:
+        bot = cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"bot {cls.name!r}: {exc}") from None
+    bot.name = cls.name
+    return bot
+
+
+def accepts_option(cls: type[Bot], key: str) -> bool:
+    """Whether ``cls.__init__`` takes the keyword ``key``."""
+    return key in inspect.signature(cls.__init__).parameters
+
+
+def _convert(cls: type[Bot], key: str, value: str, param: inspect.Parameter) -> Any:
+    kind = param.annotation
+    if isinstance(kind, str):
+        kind = {"int": int, "float": float, "bool": bool, "str": str}.get(kind, str)
+    if kind is inspect.Parameter.empty:
+        kind = type(param.default) if param.default is not inspect.Parameter.empty else str
+    try:
+        if kind is bool:
+            if value.lower() not in ("1", "0", "true", "false", "yes", "no"):
+                raise ValueError(value)
+            return value.lower() in ("1", "true", "yes")
+        return kind(value) if kind in (int, float, str) else value
+    except ValueError:
+        raise InputError(f"bot {cls.name!r}: option {key}={value!r} is not a valid {kind.__name__}") from None
+
+
+def _load_file(name: str, path: Path) -> BotEntry:
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:10]
+    module_name = f"_hbs_bot_{name}_{digest}"
+    entry = BotEntry(name, str(path))
+    if module_name in sys.modules:
+        module = sys.modules[module_name]
+    else:
+        try:
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            spec.loader.exec_module(module)
+        except BaseException as exc:  # a broken bot must never take the runner down
+            sys.modules.pop(module_name, None)
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            entry.error = _describe(exc, path)
+            return entry
+    classes = [
+        obj
+        for obj in vars(module).values()
+        if inspect.isclass(obj) and issubclass(obj, Bot) and obj.__module__ == module_name
+    ]
+    if len(classes) != 1:
+        entry.error = f"{path}: defines {len(classes)} subclasses of hbs.Bot, needs exactly one"
+        return entry
+    entry.cls = classes[0]
+    entry.cls.name = name
+    return entry
+
+
+def _load_entry_point(ep: Any) -> BotEntry:
+    entry = BotEntry(ep.name, f"entry point {ep.value}")
+    try:
+        obj = ep.load()
+    except Exception as exc:
+        entry.error = f"entry point {ep.value}: {type(exc).__name__}: {exc}"
+        return entry
+    if not (inspect.isclass(obj) and issubclass(obj, Bot)):
+        entry.error = f"entry point {ep.value} is not a subclass of hbs.Bot"
+        return entry
+    entry.cls = obj
+    obj.name = ep.name
+    return entry
+
+
+def _describe(exc: BaseException, path: Path) -> str:
+    """One line: ``file:line: ExceptionType: message`` at the deepest frame inside the bot file."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{exc.filename}:{exc.lineno}: SyntaxError: {exc.msg}"
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if Path(frame.filename) == path:
+            line = frame.lineno
+    where = f"{path}:{line}" if line else str(path)
+    return f"{where}: {type(exc).__name__}: {exc}"

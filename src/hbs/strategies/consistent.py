@@ -1,0 +1,60 @@
+"""Consistent sets: the secrets that would have given every answer of the history so far."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..bot import Bot, Turn
+from .space import space_for
+
+
+class NoConsistentSecret(RuntimeError):
+    """The answers of the history fit no secret of the game."""
+
+
+class ConsistentBot(Bot):
+    """A bot that tracks the consistent set of an enumerated space and picks a guess from it.
+
+    Subclasses implement :meth:`choose`.  Consistent sets and guesses are memoised by history, so
+    playing every secret of a game walks one decision tree (the same history always gets the same
+    guess).
+    """
+
+    def setup(self, game) -> None:
+        self.game = game
+        self.space = space_for(game)
+        self._sets: dict[tuple, np.ndarray] = {(): np.arange(self.space.size, dtype=np.int64)}
+        self._guesses: dict[tuple, str] = {}
+
+    def consistent(self, history: Sequence[Turn]) -> np.ndarray:
+        """Indices (``int64[k]``, ascending) of the secrets consistent with ``history``."""
+        key = _key(history)
+        found = self._sets.get(key)
+        if found is None:
+            parent = self.consistent(key[:-1])
+            guess, black, white = key[-1]
+            answers = self.space.answers(guess, parent)
+            found = parent[answers == self.space.answer(black, white)]
+            self._sets[key] = found
+        return found
+
+    def guess(self, history: Sequence[Turn]) -> str:
+        key = _key(history)
+        subset = self.consistent(key)
+        self.remaining = len(subset)
+        if not len(subset):
+            raise NoConsistentSecret("the answers so far fit no secret of the game")
+        found = self._guesses.get(key)
+        if found is None:
+            found = self._guesses[key] = self.choose(key, subset)
+        return found
+
+    def choose(self, history: tuple, subset: np.ndarray) -> str:
+        """The guess for ``history`` whose consistent set is ``subset`` (never empty)."""
+        raise NotImplementedError
+
+
+def _key(history: Sequence[Turn]) -> tuple:
+    return tuple((str(t[0]), int(t[1]), int(t[2])) for t in history)
