@@ -37,6 +37,11 @@ class ConsistentBot(Bot):
             guess, black, white = key[-1]
             answers = self.space.answers(guess, parent)
             found = parent[answers == self.space.answer(black, white)]
+            # The game went on, so the guess itself is not the secret (in the phrase game a guess
+            # can get the same answer as an exact match: "a a" against "a an").
+            own = self.space.index(guess)
+            if own is not None:
+                found = found[found != own]
             self._sets[key] = found
         return found
 

@@ -70,6 +70,7 @@ class PhraseSpace:
         self.size = game.size
         words, lengths = encode_strings(list(game.words))
         self.rows, self.lengths = enumerate_phrases(words, lengths, game.n_words)
+        self._rank = {word: i for i, word in enumerate(game.words)}
 
     def text(self, index: int) -> str:
         n = len(self.game.words)
@@ -78,6 +79,14 @@ class PhraseSpace:
             index, word = divmod(int(index), n)
             parts.append(self.game.words[word])
         return " ".join(reversed(parts))
+
+    def index(self, text: str) -> int | None:
+        if self.game.problem(text):
+            return None
+        rank = 0
+        for word in text.split(" "):
+            rank = rank * len(self.game.words) + self._rank[word]
+        return rank
 
     def answer(self, black: int, white: int) -> int:
         return black * PHRASE_BASE + white

@@ -1,0 +1,99 @@
+"""From what a user asked for (bot name, game options, secret files) to a ready bot, game and secrets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .bot import Bot, accepts_option, load_bot, make_bot, project_root
+from .errors import InputError
+from .games import DEFAULT_ALPHABET, CodeGame, PhraseGame, bulls, mastermind
+from .loaders import load_codes, load_phrases, load_words
+
+GAMES = ("mastermind", "bulls", "phrases")
+
+
+@dataclass
+class RunSpec:
+    """Everything ``hbs run`` needs to know, as plain values."""
+
+    bot: str
+    game: str | None = None
+    phrases: str | None = None
+    words: str | None = None
+    secrets: str | None = None
+    pegs: int | None = None
+    colors: int | None = None
+    alphabet: str | None = None
+    n_words: int = 3
+    limit: int | None = None
+    seed: int | None = None
+    bot_options: dict[str, str] = field(default_factory=dict)
+    bots_dirs: list[str] = field(default_factory=list)
+
+
+def default_words() -> Path:
+    """``data/words.txt`` of the current folder if there is one, else the bundled list."""
+    local = Path("data/words.txt")
+    return local if local.exists() else project_root() / "data" / "words.txt"
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``["k=v", ...]`` to a dict; a pair without ``=`` is an :class:`InputError`."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InputError(f"--bot-option needs KEY=VALUE, got {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def build_game(spec: RunSpec) -> CodeGame | PhraseGame:
+    """The game ``spec`` describes (``--phrases`` implies the phrase game)."""
+    kind = spec.game or ("phrases" if spec.phrases else "mastermind")
+    if kind not in GAMES:
+        raise InputError(f"unknown game {kind!r} (games: {', '.join(GAMES)})")
+    if spec.phrases and kind != "phrases":
+        raise InputError(f"--phrases is for the phrase game, not {kind}")
+    if kind == "phrases":
+        for flag, value in (("--pegs", spec.pegs), ("--colors", spec.colors), ("--alphabet", spec.alphabet)):
+            if value is not None:
+                raise InputError(f"{flag} does not apply to the phrase game")
+        return PhraseGame(load_words(spec.words or default_words()), spec.n_words)
+    if spec.words:
+        raise InputError(f"--words is for the phrase game, not {kind}")
+    if kind == "bulls":
+        if spec.colors is not None or spec.alphabet is not None:
+            raise InputError("bulls always uses the ten digits 0-9: --colors and --alphabet do not apply")
+        return bulls(spec.pegs or 4)
+    return mastermind(spec.pegs or 4, spec.colors or 6, spec.alphabet or DEFAULT_ALPHABET)
+
+
+def build_secrets(spec: RunSpec, game: CodeGame | PhraseGame) -> list[str]:
+    """The secrets to play: a file, or the whole space of a code game; cut to ``limit``."""
+    if isinstance(game, PhraseGame):
+        if spec.secrets and spec.phrases:
+            raise InputError("give the phrases with --phrases or --secrets, not both")
+        path = spec.phrases or spec.secrets
+        if not path:
+            raise InputError("the phrase game needs --phrases FILE")
+        secrets = load_phrases(path, game)
+    else:
+        secrets = load_codes(spec.secrets, game) if spec.secrets else game.codes()
+    if spec.limit is not None:
+        if spec.limit < 1:
+            raise InputError(f"--limit must be at least 1, got {spec.limit}")
+        secrets = secrets[: spec.limit]
+    return secrets
+
+
+def build_bot(spec: RunSpec) -> Bot:
+    """The bot ``spec`` names, with its options (``--seed`` goes to bots that take a seed)."""
+    cls = load_bot(spec.bot, spec.bots_dirs)
+    options = dict(spec.bot_options)
+    if spec.seed is not None and "seed" not in options:
+        if not accepts_option(cls, "seed"):
+            raise InputError(f"bot {spec.bot!r} takes no seed")
+        options["seed"] = str(spec.seed)
+    return make_bot(cls, options)

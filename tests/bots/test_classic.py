@@ -1,0 +1,79 @@
+"""The classic bots reproduce their published figures over the whole space, through `hbs run --json`,
+and every replay line re-grades with the rule."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from hbs.cli import app
+from hbs.feedback import grade
+from hbs.replays import read, regrade
+
+# (bot, game args, total guesses, max guesses): Knuth 1977; Kooi 2005; the design's anchors.
+FIGURES = [
+    ("first", ["--game", "mastermind"], 7471, 9),
+    ("first", ["--game", "bulls"], 28024, 9),
+    ("knuth", ["--game", "mastermind"], 5801, 5),
+    ("knuth", ["--game", "bulls"], 27139, 7),
+    ("knuth", ["--game", "mastermind", "--bot-option", "pool=consistent"], 5828, 6),
+    ("entropy", ["--game", "mastermind"], 5722, 6),
+    ("entropy", ["--game", "bulls"], 26424, 8),
+    ("parts", ["--game", "mastermind"], 5668, None),
+]
+
+
+def run_json(*args: str) -> dict:
+    result = CliRunner().invoke(app, ["run", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("bot, args, total, worst", FIGURES, ids=lambda v: str(v))
+def test_published_figures(tmp_path, bot, args, total, worst):
+    replays = tmp_path / "r.jsonl"
+    summary = run_json("--bot", bot, *args, "--replays", str(replays))
+    assert summary["solved"] == summary["games"] == (5040 if "bulls" in args else 1296)
+    assert summary["total_guesses"] == total
+    if worst is not None:
+        assert summary["max_guesses"] == worst
+    records = list(read(replays))
+    assert len(records) == summary["games"]
+    assert len({r.secret for r in records}) == summary["games"]
+    assert sum(r.guesses for r in records) == total
+    assert all(not regrade(r) for r in records)
+
+
+def test_random_is_reproducible_and_depends_on_the_seed():
+    a = run_json("--bot", "random", "--seed", "7")
+    b = run_json("--bot", "random", "--seed", "7")
+    c = run_json("--bot", "random", "--seed", "8")
+    assert a["total_guesses"] == b["total_guesses"]
+    assert a["solved"] == c["solved"] == 1296
+    # every random guess is consistent, so it can never do worse than guessing all codes in turn
+    assert a["max_guesses"] <= 1296 and a["total_guesses"] != c["total_guesses"]
+
+
+WORDS = ["a", "an", "ant", "be", "bee", "cab", "dab"]
+
+
+@pytest.mark.parametrize("bot", ["first", "random"])
+def test_small_phrase_game_is_solved_with_consistent_guesses(tmp_path, bot):
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(WORDS) + "\n")
+    everything = [" ".join(p) for p in itertools.product(WORDS, repeat=2)]
+    phrases = tmp_path / "phrases.txt"
+    phrases.write_text("\n".join(everything) + "\n")
+    replays = tmp_path / "r.jsonl"
+    summary = run_json("--bot", bot, "--phrases", str(phrases), "--words", str(words), "--n-words", "2",
+                       "--replays", str(replays))
+    assert summary["solved"] == len(everything)
+    for record in read(replays):
+        assert not regrade(record)
+        for k, step in enumerate(record.steps):
+            # the guess fits every earlier answer (brute force over the whole phrase space)
+            assert step.guess in everything
+            assert all(grade(s.guess, step.guess) == (s.black, s.white) for s in record.steps[:k])

@@ -1,0 +1,103 @@
+"""The CLI: results on stdout, one clear error line on stderr, exit codes 0 / 1 / 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from hbs.cli import app
+from hbs.feedback import grade
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def one_error_line(result, code: int = 2) -> str:
+    assert result.exit_code == code, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("hbs: error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("guess, secret", [("tiger baby mauling", "the big cat"), ("1122", "1222"), ("0123", "3210")])
+def test_grade(guess, secret):
+    black, white = grade(guess, secret)
+    assert invoke("grade", guess, secret).stdout.strip() == f"black {black} white {white}"
+    assert json.loads(invoke("grade", guess, secret, "--json").stdout) == {
+        "black": black, "white": white, "solved": guess == secret}
+
+
+def test_run_json_keys_and_figures():
+    result = invoke("run", "--bot", "knuth", "--limit", "20", "--json")
+    assert result.exit_code == 0
+    summary = json.loads(result.stdout)
+    for key in ("bot", "game", "games", "solved", "total_guesses", "mean_guesses", "max_guesses", "seconds"):
+        assert key in summary
+    assert summary["games"] == 20 and summary["game"] == "mastermind-4x6"
+    assert summary["mean_guesses"] == summary["total_guesses"] / 20
+
+
+def test_run_table_and_verbose_trace():
+    result = invoke("run", "--bot", "knuth", "--limit", "2", "--verbose")
+    assert result.exit_code == 0
+    assert "game 1/2  secret '1111'" in result.stdout
+    assert "1122" in result.stdout and "remain     1296" in result.stdout
+    assert "total guesses" in result.stdout
+
+
+def test_bots_lists_bundled_bots_and_load_errors(tmp_path):
+    (tmp_path / "broken.py").write_text("import nosuchmodule_hbs\n")
+    result = invoke("bots", "--bots-dir", str(tmp_path), "--json")
+    rows = {r["name"]: r for r in json.loads(result.stdout)}
+    assert rows["knuth"]["summary"].startswith("Knuth's minimax")
+    assert "ModuleNotFoundError" in rows["broken"]["error"]
+    table = invoke("bots", "--bots-dir", str(tmp_path)).stdout
+    assert "cannot load" in table and "knuth" in table
+
+
+def test_broken_bot_run_is_one_line(tmp_path):
+    (tmp_path / "broken.py").write_text("x = 1\nraise ValueError('no')\n")
+    line = one_error_line(invoke("run", "--bot", "broken", "--bots-dir", str(tmp_path)))
+    assert "broken.py:2: ValueError: no" in line
+
+
+def test_bad_inputs_name_file_and_line(tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ndog\nCow\n")
+    assert f"{words}:3:" in one_error_line(invoke("run", "--bot", "first", "--phrases", str(words), "--words", str(words)))
+    secrets = tmp_path / "codes.txt"
+    secrets.write_text("1234\n1237\n")
+    assert f"{secrets}:2:" in one_error_line(invoke("run", "--bot", "first", "--secrets", str(secrets)))
+    good = tmp_path / "w2.txt"
+    good.write_text("cat\ndog\n")
+    phrases = tmp_path / "p.txt"
+    phrases.write_text("cat dog cat\ncat dog\n")
+    assert f"{phrases}:2:" in one_error_line(invoke("run", "--bot", "first", "--phrases", str(phrases), "--words", str(good)))
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--bot", "nobody"], "unknown bot 'nobody'"),
+        (["--bot", "knuth", "--bot-option", "pool"], "KEY=VALUE"),
+        (["--bot", "knuth", "--bot-option", "pool=some"], "pool must be"),
+        (["--bot", "knuth", "--bot-option", "depth=3"], "no option 'depth'"),
+        (["--bot", "knuth", "--seed", "3"], "takes no seed"),
+        (["--bot", "knuth", "--game", "chess"], "unknown game"),
+        (["--bot", "knuth", "--game", "bulls", "--colors", "6"], "--colors"),
+        (["--bot", "knuth", "--max-guesses", "0"], "--max-guesses"),
+        (["--bot", "knuth", "--limit", "0"], "--limit"),
+        (["--bot", "entropy", "--phrases", "data/pass.txt"], "plays code games"),
+        (["--bot", "first", "--phrases", "data/pass.txt"], "enumerates at most"),
+        (["--bot", "first", "--game", "phrases"], "needs --phrases"),
+        (["--bot", "first", "--secrets", "no/such/file.txt"], "no/such/file.txt: no such file"),
+    ],
+)
+def test_bad_run_options(args, fragment):
+    assert fragment in one_error_line(invoke("run", *args))

@@ -1,0 +1,28 @@
+"""Shared fixtures: paths of the shipped data and of the original challenge's data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data" / "codegolf"
+
+
+@pytest.fixture
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture
+def codegolf() -> Path:
+    if not (SHARED / "words.txt").exists():
+        pytest.skip(f"the original challenge data is not at {SHARED}")
+    return SHARED
+
+from hypothesis import settings  # noqa: E402
+
+# The first call of a numba kernel compiles it (or loads the cache): no per-example deadline.
+settings.register_profile("hbs", deadline=None)
+settings.load_profile("hbs")
