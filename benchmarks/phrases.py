@@ -1,0 +1,90 @@
+"""The passphrase game: total, mean, max, histogram, seconds a phrase, peak memory, guesses by phase.
+
+    python benchmarks/phrases.py                       # the original 1000 phrases (../shared/data/codegolf)
+    python benchmarks/phrases.py --words data/words.txt --phrases data/pass.txt
+    python benchmarks/phrases.py --words data/words.txt --generate 1000 --seed 5   # a fresh phrase set
+    python benchmarks/phrases.py --cold ...            # empty numba's cache first: compile time included
+
+Runs the bot in this process through the same runner as `hbs run`; `--limit N` plays the first N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import shutil
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CODEGOLF = ROOT.parent / "shared" / "data" / "codegolf"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--words", default=str(CODEGOLF / "words.txt"))
+    parser.add_argument("--phrases", default=None)
+    parser.add_argument("--generate", type=int, default=0, help="play N phrases drawn from the word list")
+    parser.add_argument("--seed", type=int, default=1, help="seed of --generate")
+    parser.add_argument("--n-words", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--bot", default="entropy")
+    parser.add_argument("--bot-seed", type=int, default=0)
+    parser.add_argument("--cold", action="store_true", help="clear numba's cache of hbs first")
+    args = parser.parse_args()
+    if args.cold:
+        for cache in (ROOT / "src" / "hbs").rglob("__pycache__"):
+            for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+                f.unlink()
+    start = time.perf_counter()
+    from hbs.arena import run, summarize
+    from hbs.bot import load_bot, make_bot
+    from hbs.games import PhraseGame
+    from hbs.loaders import load_phrases, load_words
+
+    if not Path(args.words).exists():
+        sys.exit(f"no word list at {args.words} (the original data lives in ../shared/data/codegolf)")
+    game = PhraseGame(load_words(args.words), args.n_words)
+    if args.generate:
+        rng = random.Random(args.seed)
+        secrets = [" ".join(rng.choice(game.words) for _ in range(args.n_words)) for _ in range(args.generate)]
+        source = f"{args.generate} phrases generated with seed {args.seed}"
+    else:
+        path = args.phrases or (str(CODEGOLF / "pass.txt") if args.words.startswith(str(CODEGOLF)) else None)
+        if not path:
+            sys.exit("give --phrases FILE or --generate N")
+        secrets = load_phrases(path, game)
+        source = path
+    secrets = secrets[: args.limit] if args.limit else secrets
+    bot = make_bot(load_bot(args.bot), {"seed": str(args.bot_seed)})
+    bot.setup(game)
+    setup = time.perf_counter() - start
+    phases: Counter = Counter()
+    done = [0]
+
+    def progress(record) -> None:
+        done[0] += 1
+        phases.update(s.phase for s in record.steps)
+        if done[0] % 100 == 0:
+            print(f"  {done[0]} games, {time.perf_counter() - start:.1f} s", file=sys.stderr)
+
+    tick = time.perf_counter()
+    records = run(bot, game.name, secrets, 100, progress)
+    games = time.perf_counter() - tick
+    s = summarize(bot.name, game.name, records, games)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"phrases:   {source} ({len(secrets)}), words: {args.words} ({len(game.words)})")
+    print(f"total:     {s.total_guesses}   mean {s.mean_guesses:.4f}   min {s.min_guesses}   max {s.max_guesses}   "
+          f"solved {s.solved}/{s.games}   failures {dict(s.failures) or 'none'}")
+    print(f"histogram: {'  '.join(f'{k}:{v}' for k, v in sorted(s.histogram.items()))}")
+    print(f"by phase:  {'  '.join(f'{k}:{v / len(secrets):.2f}' for k, v in sorted(phases.items(), key=str))} (guesses a phrase)")
+    print(f"seconds:   {games / len(secrets):.4f} a phrase in games; start-up (imports, compile, setup) {setup:.2f} s; "
+          f"all {(time.perf_counter() - start) / len(secrets):.4f} a phrase")
+    print(f"memory:    peak {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

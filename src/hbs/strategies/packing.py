@@ -1,0 +1,216 @@
+"""Packed character counts and the meet-in-the-middle search over word tuples.
+
+Once a phrase's word lengths are known, every answer of a *factorizable* guess (see
+:mod:`hbs.strategies.probes`) is a sum of per-word features: ``f(w1) + f(w2) + f(w3) = target``.
+Several features of a word are packed into machine integers, 8 bits a field (7 value bits and a
+guard bit), so that checking a sum is one subtraction and one mask per 64-bit word:
+``r = (target | G) - s`` keeps every guard bit set exactly when no field of ``s`` exceeds the
+target's (a field that goes below zero clears its own guard bit and borrows nothing from the next).
+
+The search splits the word slots into a *left* group (enumerated, pruned field by field) and a
+*right* group (a hash table from packed sums to the tuples that give them); a consistent phrase is a
+left tuple whose residual is a key of the table.  Field values must stay below 128.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+FIELDS_PER_WORD = 8
+GUARD = np.uint64(0x8080808080808080)
+_NOT_GUARD = np.uint64(0x7F7F7F7F7F7F7F7F)
+MAX_FIELD = 127
+
+
+def pack(features: np.ndarray) -> np.ndarray:
+    """``uint8[n, F]`` feature values (each < 128) packed into ``uint64[n, ceil(F / 8)]``."""
+    n, fields = features.shape
+    words = max(1, -(-fields // FIELDS_PER_WORD))
+    out = np.zeros((n, words), dtype=np.uint64)
+    for f in range(fields):
+        out[:, f // FIELDS_PER_WORD] |= features[:, f].astype(np.uint64) << np.uint64(8 * (f % FIELDS_PER_WORD))
+    return out
+
+
+@njit(cache=True, inline="always")
+def _residual(target: np.ndarray, s: np.ndarray, out: np.ndarray) -> bool:
+    """``out = target - s`` field by field; False when some field of ``s`` exceeds the target's."""
+    for k in range(target.shape[0]):
+        r = (target[k] | GUARD) - s[k]
+        if (r & GUARD) != GUARD:
+            return False
+        out[k] = r & _NOT_GUARD
+    return True
+
+
+@njit(cache=True, inline="always")
+def _hash(key: np.ndarray) -> np.uint64:
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for k in range(key.shape[0]):
+        h = (h ^ key[k]) * np.uint64(0xFF51AFD7ED558CCD)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tuples of the right group (1 or 2 slots, features ``pc``, ``pd``) whose sum fits under ``target``.
+
+    Returns ``uint64[R, K]`` packed sums and ``int32[R, 2]`` word indices (second column unused for 1 slot).
+    """
+    words = target.shape[0]
+    cap = pc.shape[0] * (pd.shape[0] if n_right == 2 else 1)
+    keys = np.empty((cap, words), dtype=np.uint64)
+    tuples = np.zeros((cap, 2), dtype=np.int32)
+    scratch = np.empty(words, dtype=np.uint64)
+    n = 0
+    for a in range(pc.shape[0]):
+        if not _residual(target, pc[a], scratch):
+            continue
+        if n_right == 1:
+            keys[n] = pc[a]
+            tuples[n, 0] = a
+            n += 1
+            continue
+        for b in range(pd.shape[0]):
+            for k in range(words):
+                keys[n, k] = pc[a, k] + pd[b, k]
+            if _residual(target, keys[n], scratch):
+                tuples[n, 0] = a
+                tuples[n, 1] = b
+                n += 1
+    return keys[:n], tuples[:n]
+
+
+@njit(cache=True)
+def build_table(unique_keys: np.ndarray) -> np.ndarray:
+    """Open-addressing table (``int64[T]``, -1 empty) from key hash to row of ``unique_keys``."""
+    size = 1
+    while size < 2 * unique_keys.shape[0] + 2:
+        size *= 2
+    table = np.full(size, -1, dtype=np.int64)
+    mask = np.uint64(size - 1)
+    for g in range(unique_keys.shape[0]):
+        slot = _hash(unique_keys[g]) & mask
+        while table[slot] >= 0:
+            slot = (slot + np.uint64(1)) & mask
+        table[slot] = g
+    return table
+
+
+@njit(cache=True, inline="always")
+def _lookup(table: np.ndarray, unique_keys: np.ndarray, key: np.ndarray) -> int:
+    mask = np.uint64(table.shape[0] - 1)
+    slot = _hash(key) & mask
+    while True:
+        g = table[slot]
+        if g < 0:
+            return -1
+        same = True
+        for k in range(key.shape[0]):
+            if unique_keys[g, k] != key[k]:
+                same = False
+                break
+        if same:
+            return g
+        slot = (slot + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def left_matches(
+    pa: np.ndarray, pb: np.ndarray, n_left: int, target: np.ndarray, table: np.ndarray, unique_keys: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Left tuples (0, 1 or 2 slots, features ``pa``, ``pb``) whose residual is a key of the table.
+
+    Returns ``int32[E, 2]`` word indices and ``int64[E]`` the matching group of the table.
+    """
+    words = target.shape[0]
+    if n_left == 0:
+        out_t = np.zeros((1, 2), dtype=np.int32)
+        out_g = np.full(1, _lookup(table, unique_keys, target), dtype=np.int64)
+        return out_t[out_g >= 0], out_g[out_g >= 0]
+    cap = pa.shape[0] * (pb.shape[0] if n_left == 2 else 1)
+    out_t = np.zeros((cap, 2), dtype=np.int32)
+    out_g = np.empty(cap, dtype=np.int64)
+    r1 = np.empty(words, dtype=np.uint64)
+    r2 = np.empty(words, dtype=np.uint64)
+    n = 0
+    for a in range(pa.shape[0]):
+        if not _residual(target, pa[a], r1):
+            continue
+        if n_left == 1:
+            g = _lookup(table, unique_keys, r1)
+            if g >= 0:
+                out_t[n, 0] = a
+                out_g[n] = g
+                n += 1
+            continue
+        for b in range(pb.shape[0]):
+            if not _residual(r1, pb[b], r2):
+                continue
+            g = _lookup(table, unique_keys, r2)
+            if g >= 0:
+                out_t[n, 0] = a
+                out_t[n, 1] = b
+                out_g[n] = g
+                n += 1
+    return out_t[:n], out_g[:n]
+
+
+class TupleSearch:
+    """All word tuples whose packed features sum to ``target``: count, sample, enumerate.
+
+    ``slots`` is a list of packed feature arrays, one per word slot (``uint64[W_j, K]``).  The slots
+    are split into a left group (enumerated) and a right group (hashed); the largest classes go right.
+    """
+
+    def __init__(self, slots: list[np.ndarray], target: np.ndarray):
+        self.n = len(slots)
+        words = target.shape[0]
+        order = sorted(range(self.n), key=lambda j: len(slots[j]))
+        n_right = max(1, self.n // 2)
+        self.left, self.right = order[: self.n - n_right], order[self.n - n_right :]
+        empty = np.zeros((0, words), dtype=np.uint64)
+        pick = lambda group, i: slots[group[i]] if i < len(group) else empty  # noqa: E731
+        keys, tuples = right_tuples(pick(self.right, 0), pick(self.right, 1), len(self.right), target)
+        order_r = np.lexsort(keys.T[::-1]) if len(keys) else np.zeros(0, dtype=np.int64)
+        keys, self._rtuples = keys[order_r], tuples[order_r]
+        if len(keys):
+            new = np.ones(len(keys), dtype=bool)
+            new[1:] = (keys[1:] != keys[:-1]).any(axis=1)
+            starts = np.flatnonzero(new)
+        else:
+            starts = np.zeros(0, dtype=np.int64)
+        self._starts = starts
+        self._sizes = np.diff(np.append(starts, len(keys)))
+        unique = keys[starts] if len(keys) else empty
+        table = build_table(unique)
+        self._ltuples, groups = left_matches(pick(self.left, 0), pick(self.left, 1), len(self.left), target, table, unique)
+        self._groups = groups
+        self._cum = np.cumsum(self._sizes[groups]) if len(groups) else np.zeros(0, dtype=np.int64)
+
+    @property
+    def count(self) -> int:
+        """How many word tuples fit."""
+        return int(self._cum[-1]) if len(self._cum) else 0
+
+    def tuples(self, positions: np.ndarray) -> np.ndarray:
+        """``int64[len(positions), n]`` word indices (per slot) of the tuples at ``positions`` of the
+        (implicit) list of all fitting tuples."""
+        entry = np.searchsorted(self._cum, positions, side="right")
+        before = np.where(entry > 0, self._cum[entry - 1], 0)
+        right_row = self._starts[self._groups[entry]] + (positions - before)
+        out = np.empty((len(positions), self.n), dtype=np.int64)
+        for i, slot in enumerate(self.left):
+            out[:, slot] = self._ltuples[entry, i]
+        for i, slot in enumerate(self.right):
+            out[:, slot] = self._rtuples[right_row, i]
+        return out
+
+    def sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """``k`` fitting tuples drawn uniformly without replacement (all of them when fewer)."""
+        total = self.count
+        if total <= k:
+            return self.tuples(np.arange(total, dtype=np.int64))
+        return self.tuples(np.sort(rng.choice(total, size=k, replace=False)))

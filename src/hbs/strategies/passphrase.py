@@ -1,0 +1,226 @@
+"""The passphrase codebreaker: spacing, packed counts, expected-log selection.
+
+Phases (the ``phase`` a bot reports):
+
+* ``p0`` — the first guess: a space probe on the left, every letter saturated on the right; the
+  answer's total is the phrase length, its black count a first word about the spacing.
+* ``p1`` — spacing unknown: a space probe (most informative about the remaining spacings) on the
+  left, a letter set (most informative about a sample of phrases) on the right.
+* ``p2`` — spacing known, too many phrases to list: a probe with letters at chosen positions and a
+  letter set, chosen for the largest joint entropy of (black, count) over a sample of the phrases
+  that fit, drawn by the packed-count meet-in-the-middle search.
+* ``p3`` — few enough phrases to list: the guess (a candidate phrase or a crafted probe) with the
+  least expected number of guesses after it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import UnsupportedGame
+from ..feedback import encode_string, encode_strings, grade_strings
+from ..games import PhraseGame
+from . import probes, spacing
+from .expected_log import COST_KNOTS, expected_costs
+from .packing import MAX_FIELD, TupleSearch, pack
+
+
+@dataclass
+class Settings:
+    """The knobs of the breaker (studied on generated phrases, never on a phrase list)."""
+
+    sample: int = 1500  # phrases drawn to design a p1/p2 probe
+    enumerate_below: int = 4000  # list the phrases once at most this many fit
+    score_secrets: int = 1500  # candidates the p3 scores are estimated on
+    score_guesses: int = 150  # candidate phrases tried as p3 guesses
+    passes: int = 3  # coordinate-ascent passes of the probe design
+
+
+@dataclass
+class State:
+    """What the breaker knows after a history."""
+
+    length: int | None = None
+    lengths: np.ndarray | None = None  # spacing hypotheses, int64[H, n]
+    weights: np.ndarray | None = None
+    candidates: np.ndarray | None = None  # int64[M, n] word indices, once listed
+    observations: list = field(default_factory=list)
+
+
+class PhraseBreaker:
+    """Plays the phrase game of a word list; deterministic for a given seed."""
+
+    def __init__(self, game: PhraseGame, seed: int = 0, settings: Settings | None = None):
+        self.game, self.n, self.seed = game, game.n_words, seed
+        self.settings = settings or Settings()
+        words = list(game.words)
+        self.word_bytes, self.word_lengths = encode_strings(words)
+        raw = self.word_bytes.astype(np.int64) - 97
+        self.word_counts = np.zeros((len(words), 26), dtype=np.uint8)
+        for c in range(26):
+            self.word_counts[:, c] = (raw == c).sum(axis=1)
+        longest = int(self.word_lengths.max())
+        if self.n * longest > MAX_FIELD:
+            raise UnsupportedGame(f"words of {longest} letters are too long for {self.n}-word phrases")
+        self.sat = probes.saturation(self.word_counts, self.n)
+        self.by_length = {int(l): np.flatnonzero(self.word_lengths == l) for l in np.unique(self.word_lengths)}
+        self.class_sizes = {l: len(ix) for l, ix in self.by_length.items()}
+        self._states: dict[tuple, State] = {(): State()}
+        self._guesses: dict[tuple, tuple[str, str, int]] = {}
+        self.first_guess = self._design_first()
+
+    # -- the decision ---------------------------------------------------------------------------
+    def guess(self, history: tuple) -> tuple[str, str, int]:
+        """``(guess, phase, phrases still possible)`` for a history of ``(guess, black, white)``."""
+        key = tuple((str(g), int(b), int(w)) for g, b, w in history)
+        found = self._guesses.get(key)
+        if found is None:
+            found = self._guesses[key] = self._decide(self.state(key), key)
+        return found
+
+    def state(self, key: tuple) -> State:
+        found = self._states.get(key)
+        if found is None:
+            found = self._states[key] = self._update(self.state(key[:-1]), *key[-1])
+        return found
+
+    def _decide(self, state: State, key: tuple) -> tuple[str, str, int]:
+        if not key:
+            total = sum(w for w in spacing.hypotheses(self.class_sizes, self.n)[1])
+            return self.first_guess, "p0", int(total)
+        rng = np.random.default_rng(_seed(self.seed, key))
+        if state.candidates is None and len(state.lengths) > 1:
+            return self._spacing_probe(state, rng), "p1", int(state.weights.sum())
+        if state.candidates is None:
+            search = self._search(state, state.lengths[0])
+            if search.count > self.settings.enumerate_below:
+                return self._count_probe(state, search, rng), "p2", search.count
+            state.candidates = self._phrases(search, search.tuples(np.arange(search.count, dtype=np.int64)))
+            state.candidates = self._drop_guessed(state)
+        if len(state.candidates) == 0:
+            raise RuntimeError("no phrase of the word list fits the answers")
+        return self._final_guess(state, rng), "p3", len(state.candidates)
+
+    # -- state updates ----------------------------------------------------------------------------
+    def _update(self, parent: State, guess: str, black: int, white: int) -> State:
+        state = State(parent.length, parent.lengths, parent.weights, parent.candidates, parent.observations + [(guess, black, white)])
+        if parent.length is None:  # the first guess saturates every letter: its total gives the length
+            state.length = black + white - min(guess.count(" "), self.n - 1) + self.n - 1
+            state.lengths, state.weights = spacing.hypotheses(self.class_sizes, self.n, state.length)
+        if state.candidates is not None:
+            phrases = self._texts(state.candidates)
+            rows, lens = encode_strings(phrases)
+            marks = grade_strings(encode_string(guess), rows, lens)
+            keep = (marks[:, 0] == black) & (marks[:, 1] == white) & (np.array(phrases) != guess)
+            state.candidates = state.candidates[keep]
+            return state
+        left = guess[: state.length]
+        if not probes.letter_set(left).any():
+            keep = spacing.space_hits(state.lengths, guess) == black
+            state.lengths, state.weights = state.lengths[keep], state.weights[keep]
+        return state
+
+    def _drop_guessed(self, state: State) -> np.ndarray:
+        guessed = {g for g, _, _ in state.observations}
+        texts = self._texts(state.candidates)
+        return state.candidates[[t not in guessed for t in texts]]
+
+    # -- the packed-count search ------------------------------------------------------------------
+    def _search(self, state: State, lengths: np.ndarray) -> TupleSearch:
+        slots = [self.by_length[int(l)] for l in lengths]
+        slots_bytes = [self.word_bytes[ix][:, : int(l)] for ix, l in zip(slots, lengths)]
+        slots_counts = [self.word_counts[ix] for ix in slots]
+        per_slot: list[list[np.ndarray]] = [[] for _ in slots]
+        targets = []
+        for guess, black, white in state.observations:
+            found = probes.fields(guess, black, white, lengths, slots_bytes, slots_counts)
+            if found is None:
+                return TupleSearch([np.zeros((0, 1), np.uint64)] * len(slots), np.zeros(1, np.uint64))
+            for values, target in found:
+                for j, v in enumerate(values):
+                    per_slot[j].append(v)
+                targets.append(target)
+        if any(t < 0 or t > MAX_FIELD for t in targets):
+            return TupleSearch([np.zeros((0, 1), np.uint64)] * len(slots), np.zeros(1, np.uint64))
+        packed = [pack(np.array(f, dtype=np.uint8).T) if f else np.zeros((len(ix), 1), np.uint64)
+                  for f, ix in zip(per_slot, slots)]
+        target = pack(np.array([targets], dtype=np.uint8)) if targets else np.zeros((1, 1), np.uint64)
+        search = TupleSearch(packed, target[0])
+        search.slot_words = slots
+        return search
+
+    def _phrases(self, search: TupleSearch, tuples: np.ndarray) -> np.ndarray:
+        """Word indices (``int64[k, n]``) of sampled tuples, per phrase position."""
+        return np.stack([search.slot_words[j][tuples[:, j]] for j in range(self.n)], axis=1)
+
+    def _texts(self, phrases: np.ndarray) -> list[str]:
+        words = self.game.words
+        return [" ".join(words[i] for i in row) for row in phrases.tolist()]
+
+    # -- guess design -----------------------------------------------------------------------------
+    def _design_first(self) -> str:
+        lengths, weights = spacing.hypotheses(self.class_sizes, self.n)
+        phrase_lengths = lengths.sum(axis=1) + self.n - 1
+        _, groups = np.unique(phrase_lengths, return_inverse=True)
+        width = int(phrase_lengths.max())
+        marks = spacing.design_space_probe(lengths, weights, width, groups)
+        left = "".join(" " if m else probes.PAD for m in marks)
+        return probes.build(left, np.ones(26, dtype=bool), self.sat)
+
+    def _sample_letters(self, state: State, lengths: np.ndarray, rng: np.random.Generator):
+        search = self._search(state, lengths)
+        tuples = search.sample(self.settings.sample, rng)
+        return self._phrases(search, tuples)
+
+    def _spacing_probe(self, state: State, rng: np.random.Generator) -> str:
+        marks = spacing.design_space_probe(state.lengths, state.weights, state.length)
+        left = "".join(" " if m else probes.PAD for m in marks)
+        best = state.lengths[int(np.argmax(state.weights))]
+        phrases = self._sample_letters(state, best, rng)
+        if len(phrases) == 0:
+            return probes.build(left, np.zeros(26, dtype=bool), self.sat)
+        counts = self.word_counts[phrases].sum(axis=1).astype(np.int64)
+        chars = np.full((len(phrases), 1), -1, dtype=np.int64)
+        _, chosen = probes.design_probe(chars, counts, np.zeros(1, dtype=np.bool_), self.settings.passes)
+        return probes.build(left, chosen, self.sat)
+
+    def _letter_matrix(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        rows, _ = encode_strings(self._texts(phrases))
+        chars = rows.astype(np.int64) - 97
+        chars[chars < 0] = -1
+        counts = self.word_counts[phrases].sum(axis=1).astype(np.int64)
+        return chars, counts
+
+    def _probe_from(self, phrases: np.ndarray, lengths: np.ndarray) -> str:
+        chars, counts = self._letter_matrix(phrases)
+        usable = np.ones(chars.shape[1], dtype=np.bool_)
+        usable[spacing.space_positions(lengths[None, :])[0]] = False
+        left_codes, chosen = probes.design_probe(chars, counts, usable, self.settings.passes)
+        left = "".join(probes.LETTERS[c] if c >= 0 else probes.PAD for c in left_codes)
+        return probes.build(left, chosen, self.sat)
+
+    def _count_probe(self, state: State, search: TupleSearch, rng: np.random.Generator) -> str:
+        phrases = self._phrases(search, search.sample(self.settings.sample, rng))
+        return self._probe_from(phrases, state.lengths[0])
+
+    def _final_guess(self, state: State, rng: np.random.Generator) -> str:
+        cands = state.candidates
+        if len(cands) <= 2:
+            return self._texts(cands[:1])[0]
+        s = self.settings
+        secrets = cands if len(cands) <= s.score_secrets else cands[np.sort(rng.choice(len(cands), s.score_secrets, replace=False))]
+        pool = secrets if len(secrets) <= s.score_guesses else secrets[np.sort(rng.choice(len(secrets), s.score_guesses, replace=False))]
+        options = self._texts(pool)
+        options.append(self._probe_from(secrets, state.lengths[0]))
+        g_rows, g_lens = encode_strings(options)
+        s_rows, s_lens = encode_strings(self._texts(secrets))
+        costs = expected_costs(g_rows, g_lens, s_rows, s_lens, len(cands), COST_KNOTS)
+        return options[int(np.argmin(costs))]
+
+
+def _seed(seed: int, key: tuple) -> int:
+    digest = hashlib.blake2b(repr((seed, key)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")

@@ -1,0 +1,172 @@
+"""Factorizable probes: guesses whose answer is a sum of per-word features once the spacing is known.
+
+A probe has a *left side* as long as the phrase (letters at chosen positions, spaces at chosen
+positions, ``-`` elsewhere; ``-`` never matches) and a *right side* that repeats every letter of a set
+``S`` at least as often as any phrase could hold it ("saturated").  Every letter of the guess is in
+``S``, so ``black + white`` counts exactly the phrase's characters in ``S`` plus ``min(spaces of the
+guess, n - 1)``, and ``black`` counts the left side's matches: both are sums over the words.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .spacing import space_hits, word_offsets
+
+PAD = "-"
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def saturation(word_counts: np.ndarray, n_words: int) -> np.ndarray:
+    """``int64[26]``: how many copies of each letter saturate any phrase of ``n_words`` words."""
+    return n_words * word_counts.max(axis=0).astype(np.int64)
+
+
+def build(left: str, letter_set: np.ndarray, sat: np.ndarray) -> str:
+    """The guess string: ``left`` then each letter of ``letter_set`` (``bool[26]``) ``sat`` times."""
+    return left + "".join(LETTERS[c] * int(sat[c]) for c in np.flatnonzero(letter_set))
+
+
+def is_factorizable(guess: str, sat: np.ndarray) -> bool:
+    """Whether every letter of ``guess`` is saturated and nothing else but spaces and ``-`` appears."""
+    for ch in set(guess):
+        if ch in LETTERS:
+            if guess.count(ch) < sat[ord(ch) - 97]:
+                return False
+        elif ch not in " -":
+            return False
+    return True
+
+
+def letter_set(guess: str) -> np.ndarray:
+    """``bool[26]``: the letters present in ``guess``."""
+    out = np.zeros(26, dtype=bool)
+    for ch in set(guess):
+        if ch in LETTERS:
+            out[ord(ch) - 97] = True
+    return out
+
+
+def fields(
+    guess: str, black: int, white: int, lengths: np.ndarray, slots_bytes: list[np.ndarray], slots_counts: list[np.ndarray]
+) -> list[tuple[list[np.ndarray], int]] | None:
+    """The per-word fields of one answered factorizable probe under a spacing (``lengths``).
+
+    Returns ``[(per-slot feature arrays, target), ...]`` (the count field, then the black field when
+    the left side holds letters), or ``None`` when the answer contradicts this spacing.
+    ``slots_bytes[j]`` is ``uint8[W_j, l_j]`` (the words of slot j), ``slots_counts[j]`` ``uint8[W_j, 26]``.
+    """
+    n = len(lengths)
+    letters = letter_set(guess)
+    out: list[tuple[list[np.ndarray], int]] = []
+    count_target = black + white - min(guess.count(" "), n - 1)
+    if letters.any():
+        out.append(([c[:, letters].sum(axis=1, dtype=np.int64) for c in slots_counts], count_target))
+    elif count_target != 0:
+        return None
+    black_target = black - int(space_hits(lengths[None, :], guess)[0])
+    offsets = word_offsets(lengths)
+    raw = np.frombuffer(guess.encode("latin-1"), dtype=np.uint8)
+    per_slot = []
+    for j in range(n):
+        piece = raw[offsets[j] : offsets[j] + lengths[j]]
+        matches = (slots_bytes[j][:, : len(piece)] == piece).sum(axis=1, dtype=np.int64)
+        per_slot.append(matches)
+    if any(m.any() for m in per_slot):
+        out.append((per_slot, black_target))
+    elif black_target != 0:
+        return None
+    return out
+
+
+@njit(cache=True)
+def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray) -> float:
+    """Entropy (bits) of the pairs (black, total) over the sample; ``hist`` is zeroed scratch."""
+    k = black.shape[0]
+    for i in range(k):
+        hist[black[i] * width + total[i]] += 1
+    acc = 0.0
+    for i in range(k):
+        code = black[i] * width + total[i]
+        n = hist[code]
+        if n:
+            acc += n * np.log2(n)
+            hist[code] = 0
+    return np.log2(k) - acc / k
+
+
+@njit(cache=True)
+def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, passes: int) -> tuple[np.ndarray, np.ndarray]:
+    """The probe most informative about a sample of phrases of one length.
+
+    ``chars`` is ``int64[K, L]`` (letter index 0..25 per position, -1 for spaces), ``counts``
+    ``int64[K, 26]`` letter counts, ``usable`` ``bool[L]`` the left-side positions that may hold a
+    letter.  Coordinate ascent on the joint entropy of (black, letters in S): toggle letters of S,
+    then for each usable position try every letter of S or none.  Returns ``int64[L]`` (letter or
+    -1 per position) and ``bool[26]`` the set S.
+    """
+    k, width = chars.shape
+    left = np.full(width, -1, dtype=np.int64)
+    chosen = np.zeros(26, dtype=np.bool_)
+    black = np.zeros(k, dtype=np.int64)
+    total = np.zeros(k, dtype=np.int64)
+    hist = np.zeros((width + 1) * (counts.sum(axis=1).max() + width + 2), dtype=np.int64)
+    tw = counts.sum(axis=1).max() + 1
+    best = 0.0
+    for _ in range(passes):
+        improved = False
+        for c in range(26):
+            # toggle letter c in S; removing it also clears the positions that use it
+            sign = -1 if chosen[c] else 1
+            trial_total = total + sign * counts[:, c]
+            trial_black = black.copy()
+            if chosen[c]:
+                for pos in range(width):
+                    if left[pos] == c:
+                        for s in range(k):
+                            if chars[s, pos] == c:
+                                trial_black[s] -= 1
+            score = _joint_entropy(trial_black, trial_total, tw, hist)
+            if score > best + 1e-12:
+                best = score
+                total = trial_total
+                black = trial_black
+                if chosen[c]:
+                    for pos in range(width):
+                        if left[pos] == c:
+                            left[pos] = -1
+                chosen[c] = not chosen[c]
+                improved = True
+        for pos in range(width):
+            if not usable[pos]:
+                continue
+            base = black.copy()
+            if left[pos] >= 0:
+                for s in range(k):
+                    if chars[s, pos] == left[pos]:
+                        base[s] -= 1
+            best_c = left[pos]
+            for c in range(-1, 26):
+                if c == left[pos] or (c >= 0 and not chosen[c]):
+                    continue
+                trial = base.copy()
+                if c >= 0:
+                    for s in range(k):
+                        if chars[s, pos] == c:
+                            trial[s] += 1
+                score = _joint_entropy(trial, total, tw, hist)
+                if score > best + 1e-12:
+                    best = score
+                    best_c = c
+            if best_c != left[pos]:
+                improved = True
+                left[pos] = best_c
+                black = base
+                if best_c >= 0:
+                    for s in range(k):
+                        if chars[s, pos] == best_c:
+                            black[s] += 1
+        if not improved:
+            break
+    return left, chosen
