@@ -33,6 +33,7 @@ class Settings:
     """The knobs of the breaker (studied on generated phrases, never on a phrase list)."""
 
     sample: int = 1500  # phrases drawn to design a p1/p2 probe
+    mixture_below: int = 24  # weigh the spacings by exact counts once at most this many remain
     enumerate_below: int = 4000  # list the phrases once at most this many fit
     score_secrets: int = 1500  # candidates the p3 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p3 guesses
@@ -92,13 +93,21 @@ class PhraseBreaker:
             total = sum(w for w in spacing.hypotheses(self.class_sizes, self.n)[1])
             return self.first_guess, "p0", int(total)
         rng = np.random.default_rng(_seed(self.seed, key))
-        if state.candidates is None and len(state.lengths) > 1:
+        if state.candidates is None and len(state.lengths) > self.settings.mixture_below:
             return self._spacing_probe(state, rng), "p1", int(state.weights.sum())
         if state.candidates is None:
-            search = self._search(state, state.lengths[0])
-            if search.count > self.settings.enumerate_below:
-                return self._count_probe(state, search, rng), "p2", search.count
-            state.candidates = self._phrases(search, search.tuples(np.arange(search.count, dtype=np.int64)))
+            searches = [self._search(state, h) for h in state.lengths]
+            counts = np.array([s.count for s in searches], dtype=np.int64)
+            live = np.flatnonzero(counts)
+            state.lengths, state.weights = state.lengths[live], counts[live].astype(float)
+            searches = [searches[i] for i in live]
+            total = int(counts.sum())
+            if total > self.settings.enumerate_below:
+                phrases = self._mixture_sample(searches, counts[live], rng)
+                return self._probe_from(phrases), "p2", total
+            state.candidates = np.concatenate(
+                [self._phrases(s, s.tuples(np.arange(s.count, dtype=np.int64))) for s in searches]
+            ) if searches else np.zeros((0, self.n), dtype=np.int64)
             state.candidates = self._drop_guessed(state)
         if len(state.candidates) == 0:
             raise RuntimeError("no phrase of the word list fits the answers")
@@ -190,21 +199,22 @@ class PhraseBreaker:
     def _letter_matrix(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows, _ = encode_strings(self._texts(phrases))
         chars = rows.astype(np.int64) - 97
-        chars[chars < 0] = -1
+        chars[rows == 32] = probes.SPACE
         counts = self.word_counts[phrases].sum(axis=1).astype(np.int64)
         return chars, counts
 
-    def _probe_from(self, phrases: np.ndarray, lengths: np.ndarray) -> str:
+    def _probe_from(self, phrases: np.ndarray) -> str:
+        """The factorizable probe most informative about ``phrases`` (word indices, one length)."""
         chars, counts = self._letter_matrix(phrases)
         usable = np.ones(chars.shape[1], dtype=np.bool_)
-        usable[spacing.space_positions(lengths[None, :])[0]] = False
         left_codes, chosen = probes.design_probe(chars, counts, usable, self.settings.passes)
-        left = "".join(probes.LETTERS[c] if c >= 0 else probes.PAD for c in left_codes)
-        return probes.build(left, chosen, self.sat)
+        return probes.build(probes.left_side(left_codes), chosen, self.sat)
 
-    def _count_probe(self, state: State, search: TupleSearch, rng: np.random.Generator) -> str:
-        phrases = self._phrases(search, search.sample(self.settings.sample, rng))
-        return self._probe_from(phrases, state.lengths[0])
+    def _mixture_sample(self, searches: list[TupleSearch], counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Phrases drawn uniformly from the union of several spacings' fitting phrases."""
+        share = rng.multinomial(min(self.settings.sample, int(counts.sum())), counts / counts.sum())
+        parts = [self._phrases(s, s.sample(int(k), rng)) for s, k in zip(searches, share) if k]
+        return np.concatenate(parts)
 
     def _final_guess(self, state: State, rng: np.random.Generator) -> str:
         cands = state.candidates
@@ -214,7 +224,7 @@ class PhraseBreaker:
         secrets = cands if len(cands) <= s.score_secrets else cands[np.sort(rng.choice(len(cands), s.score_secrets, replace=False))]
         pool = secrets if len(secrets) <= s.score_guesses else secrets[np.sort(rng.choice(len(secrets), s.score_guesses, replace=False))]
         options = self._texts(pool)
-        options.append(self._probe_from(secrets, state.lengths[0]))
+        options.append(self._probe_from(secrets))
         g_rows, g_lens = encode_strings(options)
         s_rows, s_lens = encode_strings(self._texts(secrets))
         costs = expected_costs(g_rows, g_lens, s_rows, s_lens, len(cands), COST_KNOTS)

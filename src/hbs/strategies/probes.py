@@ -16,11 +16,18 @@ from .spacing import space_hits, word_offsets
 
 PAD = "-"
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: The character code of a space in the probe design (letters are 0..25).
+SPACE = 26
 
 
 def saturation(word_counts: np.ndarray, n_words: int) -> np.ndarray:
     """``int64[26]``: how many copies of each letter saturate any phrase of ``n_words`` words."""
     return n_words * word_counts.max(axis=0).astype(np.int64)
+
+
+def left_side(codes: np.ndarray) -> str:
+    """The left side written from design codes (letter, ``SPACE`` or -1)."""
+    return "".join(LETTERS[c] if 0 <= c < SPACE else (" " if c == SPACE else PAD) for c in codes)
 
 
 def build(left: str, letter_set: np.ndarray, sat: np.ndarray) -> str:
@@ -100,11 +107,12 @@ def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.nd
 def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, passes: int) -> tuple[np.ndarray, np.ndarray]:
     """The probe most informative about a sample of phrases of one length.
 
-    ``chars`` is ``int64[K, L]`` (letter index 0..25 per position, -1 for spaces), ``counts``
-    ``int64[K, 26]`` letter counts, ``usable`` ``bool[L]`` the left-side positions that may hold a
-    letter.  Coordinate ascent on the joint entropy of (black, letters in S): toggle letters of S,
-    then for each usable position try every letter of S or none.  Returns ``int64[L]`` (letter or
-    -1 per position) and ``bool[26]`` the set S.
+    ``chars`` is ``int64[K, L]`` (letter index 0..25 per position, ``SPACE`` for a space),
+    ``counts`` ``int64[K, 26]`` letter counts, ``usable`` ``bool[L]`` the left-side positions that may
+    hold a character.  Coordinate ascent on the joint entropy of (black, letters in S): toggle
+    letters of S, then for each usable position try every letter of S, a space, or nothing (a space
+    only adds a constant to the count).  Returns ``int64[L]`` (letter, ``SPACE`` or -1 per position)
+    and ``bool[26]`` the set S.
     """
     k, width = chars.shape
     left = np.full(width, -1, dtype=np.int64)
@@ -147,8 +155,8 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
                     if chars[s, pos] == left[pos]:
                         base[s] -= 1
             best_c = left[pos]
-            for c in range(-1, 26):
-                if c == left[pos] or (c >= 0 and not chosen[c]):
+            for c in range(-1, SPACE + 1):
+                if c == left[pos] or (0 <= c < SPACE and not chosen[c]):
                     continue
                 trial = base.copy()
                 if c >= 0:
