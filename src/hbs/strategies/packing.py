@@ -53,7 +53,7 @@ def _hash(key: np.ndarray) -> np.uint64:
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Tuples of the right group (1 or 2 slots, features ``pc``, ``pd``) whose sum fits under ``target``.
 
@@ -83,7 +83,7 @@ def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarra
     return keys[:n], tuples[:n]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def build_table(unique_keys: np.ndarray) -> np.ndarray:
     """Open-addressing table (``int64[T]``, -1 empty) from key hash to row of ``unique_keys``."""
     size = 1
@@ -117,7 +117,7 @@ def _lookup(table: np.ndarray, unique_keys: np.ndarray, key: np.ndarray) -> int:
         slot = (slot + np.uint64(1)) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def left_matches(
     pa: np.ndarray, pb: np.ndarray, n_left: int, target: np.ndarray, table: np.ndarray, unique_keys: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -158,11 +158,27 @@ def left_matches(
     return out_t[:n], out_g[:n]
 
 
+class _Distinct:
+    """The distinct packed rows of one slot and the words behind each."""
+
+    def __init__(self, packed: np.ndarray):
+        if len(packed):
+            self.keys, inverse = np.unique(packed, axis=0, return_inverse=True)
+            inverse = inverse.reshape(-1)
+        else:
+            self.keys, inverse = packed, np.zeros(0, dtype=np.int64)
+        self.members = np.argsort(inverse, kind="stable")
+        self.sizes = np.bincount(inverse, minlength=len(self.keys))
+        self.starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(np.int64)
+
+
 class TupleSearch:
     """All word tuples whose packed features sum to ``target``: count, sample, enumerate.
 
     ``slots`` is a list of packed feature arrays, one per word slot (``uint64[W_j, K]``).  The slots
-    are split into a left group (enumerated) and a right group (hashed); the largest classes go right.
+    are split into a left group (enumerated over distinct packed rows, pruned field by field) and a
+    right group (hashed); the largest classes go right.  Tuples are numbered implicitly: entry by
+    entry (a fitting combination of left rows and a right group), then mixed-radix within it.
     """
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray):
@@ -172,8 +188,9 @@ class TupleSearch:
         n_right = max(1, self.n // 2)
         self.left, self.right = order[: self.n - n_right], order[self.n - n_right :]
         empty = np.zeros((0, words), dtype=np.uint64)
-        pick = lambda group, i: slots[group[i]] if i < len(group) else empty  # noqa: E731
-        keys, tuples = right_tuples(pick(self.right, 0), pick(self.right, 1), len(self.right), target)
+        keys, tuples = right_tuples(
+            slots[self.right[0]], slots[self.right[1]] if n_right == 2 else empty, n_right, target
+        )
         order_r = np.lexsort(keys.T[::-1]) if len(keys) else np.zeros(0, dtype=np.int64)
         keys, self._rtuples = keys[order_r], tuples[order_r]
         if len(keys):
@@ -186,9 +203,16 @@ class TupleSearch:
         self._sizes = np.diff(np.append(starts, len(keys)))
         unique = keys[starts] if len(keys) else empty
         table = build_table(unique)
-        self._ltuples, groups = left_matches(pick(self.left, 0), pick(self.left, 1), len(self.left), target, table, unique)
-        self._groups = groups
-        self._cum = np.cumsum(self._sizes[groups]) if len(groups) else np.zeros(0, dtype=np.int64)
+        self._distinct = [_Distinct(slots[j]) for j in self.left]
+        pick = [d.keys for d in self._distinct] + [empty, empty]
+        self._ltuples, self._groups = left_matches(pick[0], pick[1], len(self.left), target, table, unique)
+        # an entry holds (multiplicity of each left row) x (size of the right group) tuples
+        self._radix = np.empty((len(self._groups), len(self.left) + 1), dtype=np.int64)
+        for i, d in enumerate(self._distinct):
+            self._radix[:, i] = d.sizes[self._ltuples[:, i]]
+        self._radix[:, -1] = self._sizes[self._groups]
+        weights = self._radix.prod(axis=1)
+        self._cum = np.cumsum(weights) if len(weights) else np.zeros(0, dtype=np.int64)
 
     @property
     def count(self) -> int:
@@ -199,11 +223,18 @@ class TupleSearch:
         """``int64[len(positions), n]`` word indices (per slot) of the tuples at ``positions`` of the
         (implicit) list of all fitting tuples."""
         entry = np.searchsorted(self._cum, positions, side="right")
-        before = np.where(entry > 0, self._cum[entry - 1], 0)
-        right_row = self._starts[self._groups[entry]] + (positions - before)
+        rest = positions - np.where(entry > 0, self._cum[np.maximum(entry - 1, 0)], 0)
         out = np.empty((len(positions), self.n), dtype=np.int64)
-        for i, slot in enumerate(self.left):
-            out[:, slot] = self._ltuples[entry, i]
+        radix = self._radix[entry]
+        digits = []
+        for col in range(radix.shape[1] - 1, -1, -1):
+            digits.append(rest % radix[:, col])
+            rest = rest // radix[:, col]
+        digits.reverse()
+        for i, (slot, d) in enumerate(zip(self.left, self._distinct)):
+            row = self._ltuples[entry, i]
+            out[:, slot] = d.members[d.starts[row] + digits[i]]
+        right_row = self._starts[self._groups[entry]] + digits[-1]
         for i, slot in enumerate(self.right):
             out[:, slot] = self._rtuples[right_row, i]
         return out

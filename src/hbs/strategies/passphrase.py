@@ -16,6 +16,8 @@ Phases (the ``phase`` a bot reports):
 from __future__ import annotations
 
 import hashlib
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,7 +35,8 @@ class Settings:
     """The knobs of the breaker (studied on generated phrases, never on a phrase list)."""
 
     sample: int = 1500  # phrases drawn to design a p1/p2 probe
-    mixture_below: int = 24  # weigh the spacings by exact counts once at most this many remain
+    mixture_below: int = 1_000_000  # weigh the spacings by exact counts once at most this many remain
+    mixture_share: float = 0.01  # leave out of a probe's sample the spacings under this share
     enumerate_below: int = 4000  # list the phrases once at most this many fit
     score_secrets: int = 1500  # candidates the p3 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p3 guesses
@@ -48,6 +51,7 @@ class State:
     lengths: np.ndarray | None = None  # spacing hypotheses, int64[H, n]
     weights: np.ndarray | None = None
     candidates: np.ndarray | None = None  # int64[M, n] word indices, once listed
+    pending: np.ndarray | None = None  # spacings not listed with the candidates (too unlikely)
     observations: list = field(default_factory=list)
 
 
@@ -71,6 +75,8 @@ class PhraseBreaker:
         self.class_sizes = {l: len(ix) for l, ix in self.by_length.items()}
         self._states: dict[tuple, State] = {(): State()}
         self._guesses: dict[tuple, tuple[str, str, int]] = {}
+        self._features: dict[tuple, list] = {}
+        self._pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
         self.first_guess = self._design_first()
 
     # -- the decision ---------------------------------------------------------------------------
@@ -96,26 +102,26 @@ class PhraseBreaker:
         if state.candidates is None and len(state.lengths) > self.settings.mixture_below:
             return self._spacing_probe(state, rng), "p1", int(state.weights.sum())
         if state.candidates is None:
-            searches = [self._search(state, h) for h in state.lengths]
-            counts = np.array([s.count for s in searches], dtype=np.int64)
-            live = np.flatnonzero(counts)
-            state.lengths, state.weights = state.lengths[live], counts[live].astype(float)
-            searches = [searches[i] for i in live]
-            total = int(counts.sum())
-            if total > self.settings.enumerate_below:
-                phrases = self._mixture_sample(searches, counts[live], rng)
-                return self._probe_from(phrases), "p2", total
-            state.candidates = np.concatenate(
-                [self._phrases(s, s.tuples(np.arange(s.count, dtype=np.int64))) for s in searches]
-            ) if searches else np.zeros((0, self.n), dtype=np.int64)
-            state.candidates = self._drop_guessed(state)
+            searches, total, rest = self._refresh(state)
+            if total + rest > self.settings.enumerate_below:
+                counts = np.array([s.count for s in searches], dtype=np.int64)
+                return self._probe_from(self._mixture_sample(searches, counts, rng)), "p2", total + rest
+            counted = {tuple(s.lengths.tolist()) for s in searches}
+            state.pending = np.array([h for h in state.lengths.tolist() if tuple(h) not in counted], dtype=np.int64)
+            state.candidates = self._listed(state, searches)
+        if len(state.candidates) == 0 and state.pending is not None and len(state.pending):
+            # the secret lies in a spacing too unlikely to have been counted: list those now
+            searches = [s for s in (self._search(state, h) for h in state.pending) if s.count]
+            state.pending = None
+            state.candidates = self._listed(state, searches)
         if len(state.candidates) == 0:
             raise RuntimeError("no phrase of the word list fits the answers")
         return self._final_guess(state, rng), "p3", len(state.candidates)
 
     # -- state updates ----------------------------------------------------------------------------
     def _update(self, parent: State, guess: str, black: int, white: int) -> State:
-        state = State(parent.length, parent.lengths, parent.weights, parent.candidates, parent.observations + [(guess, black, white)])
+        state = State(parent.length, parent.lengths, parent.weights, parent.candidates, parent.pending,
+                      parent.observations + [(guess, black, white)])
         if parent.length is None:  # the first guess saturates every letter: its total gives the length
             state.length = black + white - min(guess.count(" "), self.n - 1) + self.n - 1
             state.lengths, state.weights = spacing.hypotheses(self.class_sizes, self.n, state.length)
@@ -132,12 +138,56 @@ class PhraseBreaker:
             state.lengths, state.weights = state.lengths[keep], state.weights[keep]
         return state
 
-    def _drop_guessed(self, state: State) -> np.ndarray:
-        guessed = {g for g, _, _ in state.observations}
-        texts = self._texts(state.candidates)
-        return state.candidates[[t not in guessed for t in texts]]
+    def _listed(self, state: State, searches: list[TupleSearch]) -> np.ndarray:
+        """Every phrase the searches hold that also fits the answers the search cannot use
+        (guesses that are not factorizable probes) and was not guessed already."""
+        if not searches:
+            return np.zeros((0, self.n), dtype=np.int64)
+        phrases = np.concatenate([self._phrases(s, s.tuples(np.arange(s.count, dtype=np.int64))) for s in searches])
+        texts = self._texts(phrases)
+        keep = np.ones(len(phrases), dtype=bool)
+        rows, lens = encode_strings(texts)
+        for guess, black, white in state.observations:
+            keep &= np.array([t != guess for t in texts])
+            if not probes.is_factorizable(guess, self.sat):
+                marks = grade_strings(encode_string(guess), rows, lens)
+                keep &= (marks[:, 0] == black) & (marks[:, 1] == white)
+        return phrases[keep]
 
     # -- the packed-count search ------------------------------------------------------------------
+    def _refresh(self, state: State) -> tuple[list[TupleSearch], int, int]:
+        """Count the phrases of each spacing, most likely first.
+
+        ``state.weights`` holds each spacing's count as last known or estimated.  Counts only
+        shrink as answers come in; a spacing not counted again is estimated to shrink like the
+        median of those that were.  Counting stops once the estimates left are under
+        ``mixture_share`` of the counted total.  Spacings with no phrase are dropped.
+        Returns the searches of the counted spacings, their total and the estimate of the rest
+        (0 only when every spacing was counted).
+        """
+        weights = state.weights.astype(float)
+        done: dict[int, TupleSearch] = {}
+        ratios: list[float] = []
+        batch = self._pool._max_workers
+        while True:
+            pending = [int(i) for i in np.argsort(-weights, kind="stable") if int(i) not in done and weights[i] > 0]
+            total = sum(s.count for s in done.values())
+            shrink = float(np.median(ratios)) if ratios else 1.0
+            rest = float(np.maximum(weights[pending] * shrink, 1e-6).sum()) if pending else 0.0
+            if not pending or (total > 0 and rest < self.settings.mixture_share * total):
+                break
+            picked = pending[:batch]
+            for i, search in zip(picked, self._pool.map(lambda i: self._search(state, state.lengths[i]), picked)):
+                done[i] = search
+                ratios.append(search.count / weights[i])
+                weights[i] = search.count
+        if pending:  # an estimate never rules a spacing out: only a count of zero does
+            weights[pending] = np.maximum(weights[pending] * shrink, 1e-6)
+        live = weights > 0
+        state.lengths, state.weights = state.lengths[live], weights[live]
+        searches = [done[i] for i in sorted(done) if done[i].count]
+        return searches, total, int(np.ceil(rest)) if pending else 0
+
     def _search(self, state: State, lengths: np.ndarray) -> TupleSearch:
         slots = [self.by_length[int(l)] for l in lengths]
         slots_bytes = [self.word_bytes[ix][:, : int(l)] for ix, l in zip(slots, lengths)]
@@ -145,7 +195,9 @@ class PhraseBreaker:
         per_slot: list[list[np.ndarray]] = [[] for _ in slots]
         targets = []
         for guess, black, white in state.observations:
-            found = probes.fields(guess, black, white, lengths, slots_bytes, slots_counts)
+            if not probes.is_factorizable(guess, self.sat):
+                continue  # applied to the listed phrases instead (see _listed)
+            found = self._fields(guess, black, white, lengths, slots_bytes, slots_counts)
             if found is None:
                 return TupleSearch([np.zeros((0, 1), np.uint64)] * len(slots), np.zeros(1, np.uint64))
             for values, target in found:
@@ -154,12 +206,23 @@ class PhraseBreaker:
                 targets.append(target)
         if any(t < 0 or t > MAX_FIELD for t in targets):
             return TupleSearch([np.zeros((0, 1), np.uint64)] * len(slots), np.zeros(1, np.uint64))
-        packed = [pack(np.array(f, dtype=np.uint8).T) if f else np.zeros((len(ix), 1), np.uint64)
+        packed = [pack(np.stack(f, axis=1)) if f else np.zeros((len(ix), 1), np.uint64)
                   for f, ix in zip(per_slot, slots)]
         target = pack(np.array([targets], dtype=np.uint8)) if targets else np.zeros((1, 1), np.uint64)
         search = TupleSearch(packed, target[0])
-        search.slot_words = slots
+        search.slot_words, search.lengths = slots, lengths
         return search
+
+    def _fields(self, guess, black, white, lengths, slots_bytes, slots_counts):
+        """:func:`probes.fields`, its per-word features cached by (spacing, guess)."""
+        key = (tuple(lengths.tolist()), guess)
+        features = self._features.get(key)
+        if features is None:
+            features = probes.word_features(guess, lengths, slots_bytes, slots_counts)
+            if len(self._features) > 20_000:
+                self._features.clear()
+            self._features[key] = features
+        return probes.fields(features, guess, black, white, lengths)
 
     def _phrases(self, search: TupleSearch, tuples: np.ndarray) -> np.ndarray:
         """Word indices (``int64[k, n]``) of sampled tuples, per phrase position."""

@@ -55,35 +55,44 @@ def letter_set(guess: str) -> np.ndarray:
     return out
 
 
-def fields(
-    guess: str, black: int, white: int, lengths: np.ndarray, slots_bytes: list[np.ndarray], slots_counts: list[np.ndarray]
-) -> list[tuple[list[np.ndarray], int]] | None:
-    """The per-word fields of one answered factorizable probe under a spacing (``lengths``).
+def word_features(
+    guess: str, lengths: np.ndarray, slots_bytes: list[np.ndarray], slots_counts: list[np.ndarray]
+) -> tuple[list[np.ndarray] | None, list[np.ndarray] | None]:
+    """Per-word features of a factorizable probe under a spacing (``lengths``), one array a slot.
 
-    Returns ``[(per-slot feature arrays, target), ...]`` (the count field, then the black field when
-    the left side holds letters), or ``None`` when the answer contradicts this spacing.
-    ``slots_bytes[j]`` is ``uint8[W_j, l_j]`` (the words of slot j), ``slots_counts[j]`` ``uint8[W_j, 26]``.
+    The count feature (letters of the guess in the word; ``None`` when the guess has no letter) and
+    the black feature (matches of the word with the left side at its offset; ``None`` when no word
+    can match).  ``slots_bytes[j]`` is ``uint8[W_j, l_j]`` (the words of slot j),
+    ``slots_counts[j]`` ``uint8[W_j, 26]``.
     """
-    n = len(lengths)
     letters = letter_set(guess)
-    out: list[tuple[list[np.ndarray], int]] = []
-    count_target = black + white - min(guess.count(" "), n - 1)
-    if letters.any():
-        out.append(([c[:, letters].sum(axis=1, dtype=np.int64) for c in slots_counts], count_target))
-    elif count_target != 0:
-        return None
-    black_target = black - int(space_hits(lengths[None, :], guess)[0])
+    counts = [c[:, letters].sum(axis=1, dtype=np.uint8) for c in slots_counts] if letters.any() else None
     offsets = word_offsets(lengths)
     raw = np.frombuffer(guess.encode("latin-1"), dtype=np.uint8)
-    per_slot = []
-    for j in range(n):
+    blacks = []
+    for j in range(len(lengths)):
         piece = raw[offsets[j] : offsets[j] + lengths[j]]
-        matches = (slots_bytes[j][:, : len(piece)] == piece).sum(axis=1, dtype=np.int64)
-        per_slot.append(matches)
-    if any(m.any() for m in per_slot):
-        out.append((per_slot, black_target))
-    elif black_target != 0:
-        return None
+        blacks.append((slots_bytes[j][:, : len(piece)] == piece).sum(axis=1, dtype=np.uint8))
+    return counts, (blacks if any(m.any() for m in blacks) else None)
+
+
+def fields(
+    features: tuple[list[np.ndarray] | None, list[np.ndarray] | None], guess: str, black: int, white: int,
+    lengths: np.ndarray,
+) -> list[tuple[list[np.ndarray], int]] | None:
+    """The fields ``(per-slot features, target)`` an answer sets on the words under a spacing.
+
+    ``features`` comes from :func:`word_features`.  ``None`` when the answer contradicts the spacing.
+    """
+    counts, blacks = features
+    out = []
+    count_target = black + white - min(guess.count(" "), len(lengths) - 1)
+    black_target = black - int(space_hits(lengths[None, :], guess)[0])
+    for values, target in ((counts, count_target), (blacks, black_target)):
+        if values is not None:
+            out.append((values, target))
+        elif target != 0:
+            return None
     return out
 
 
