@@ -110,6 +110,36 @@ def answer_matrix(guesses: np.ndarray, secrets: np.ndarray, ncolors: int) -> np.
     return out
 
 
+@njit(cache=True, inline="always")
+def string_answer(guess, glen, gcount, used, secret, slen):
+    """``(black, total)`` of byte string ``guess[:glen]`` against ``secret[:slen]``.
+
+    ``gcount`` (``int[256]``) holds the guess's byte counts; ``used`` is zeroed scratch, left zeroed.
+    """
+    black = 0
+    for k in range(min(glen, slen)):
+        if guess[k] == secret[k]:
+            black += 1
+    total = 0
+    for k in range(slen):
+        c = secret[k]
+        if used[c] < gcount[c]:
+            used[c] += 1
+            total += 1
+    for k in range(slen):
+        used[secret[k]] = 0
+    return black, total
+
+
+@njit(cache=True)
+def byte_counts(row: np.ndarray, length: int) -> np.ndarray:
+    """``int64[256]``: how often each byte occurs in ``row[:length]``."""
+    out = np.zeros(256, dtype=np.int64)
+    for k in range(length):
+        out[row[k]] += 1
+    return out
+
+
 @njit(cache=True)
 def grade_strings(guess: np.ndarray, secrets: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """``int32[n, 2]`` of (black, white) for a byte string ``guess`` against padded ``secrets``.
@@ -118,26 +148,11 @@ def grade_strings(guess: np.ndarray, secrets: np.ndarray, lengths: np.ndarray) -
     """
     n = secrets.shape[0]
     m = guess.shape[0]
-    gcount = np.zeros(256, dtype=np.int32)
-    for k in range(m):
-        gcount[guess[k]] += 1
-    used = np.zeros(256, dtype=np.int32)
+    gcount = byte_counts(guess, m)
+    used = np.zeros(256, dtype=np.int64)
     out = np.empty((n, 2), dtype=np.int32)
     for j in range(n):
-        length = lengths[j]
-        row = secrets[j]
-        black = 0
-        for k in range(min(m, length)):
-            if guess[k] == row[k]:
-                black += 1
-        total = 0
-        for k in range(length):
-            c = row[k]
-            if used[c] < gcount[c]:
-                used[c] += 1
-                total += 1
-        for k in range(length):
-            used[row[k]] = 0
+        black, total = string_answer(guess, m, gcount, used, secrets[j], lengths[j])
         out[j, 0] = black
         out[j, 1] = total - black
     return out

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..feedback import byte_counts, string_answer
+
 #: (log2 m, expected guesses still needed) — interpolated linearly in log2 m.
 COST_KNOTS = np.array([[0.0, 1.0], [1.0, 1.5], [2.0, 1.9], [4.0, 2.5], [8.0, 3.3], [16.0, 4.6], [40.0, 9.0]])
 ANSWER_WIDTH = 256
@@ -42,32 +44,16 @@ def expected_costs(
     for g in prange(n_guess):
         hist = np.zeros(ANSWER_WIDTH * ANSWER_WIDTH, dtype=np.int64)
         codes = np.empty(k, dtype=np.int64)
-        gcount = np.zeros(256, dtype=np.int64)
         used = np.zeros(256, dtype=np.int64)
         glen = guess_lengths[g]
         row = guesses[g]
-        for i in range(glen):
-            gcount[row[i]] += 1
-        wins = 0
+        gcount = byte_counts(row, glen)
         for s in range(k):
             slen = secret_lengths[s]
-            srow = secrets[s]
-            black = 0
-            for i in range(min(glen, slen)):
-                if row[i] == srow[i]:
-                    black += 1
+            black, total = string_answer(row, glen, gcount, used, secrets[s], slen)
             if black == glen and glen == slen:
-                codes[s] = -1
-                wins += 1
+                codes[s] = -1  # the guess is this secret: a win, no guess after it
                 continue
-            total = 0
-            for i in range(slen):
-                c = srow[i]
-                if used[c] < gcount[c]:
-                    used[c] += 1
-                    total += 1
-            for i in range(slen):
-                used[srow[i]] = 0
             code = min(black, ANSWER_WIDTH - 1) * ANSWER_WIDTH + min(total - black, ANSWER_WIDTH - 1)
             codes[s] = code
             hist[code] += 1

@@ -36,7 +36,7 @@ class Settings:
 
     sample: int = 1500  # phrases drawn to design a p1/p2 probe
     mixture_below: int = 1_000_000  # weigh the spacings by exact counts once at most this many remain
-    mixture_share: float = 0.01  # leave out of a probe's sample the spacings under this share
+    mixture_share: float = 0.05  # leave out of a probe's sample the spacings under this share
     enumerate_below: int = 4000  # list the phrases once at most this many fit
     score_secrets: int = 1500  # candidates the p3 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p3 guesses

@@ -1,0 +1,89 @@
+"""The entropy bot on phrase games: exhaustive small games, consistency, determinism, generality."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from hbs.feedback import grade
+from hbs.games import PhraseGame
+from hbs.loaders import load_words
+from hbs.oracle import Oracle
+from hbs.strategies.passphrase import PhraseBreaker
+
+TINY = ["a", "be", "cat", "dogs", "eagle", "ferret", "gorilla", "hedgehog", "iguana", "jaguarundi"]
+
+
+def solve(breaker: PhraseBreaker, secret: str, budget: int = 40, check=None) -> list[str]:
+    oracle, history, guesses = Oracle(secret), [], []
+    while len(guesses) < budget:
+        guess, phase, remaining = breaker.guess(tuple(history))
+        if check:
+            check(breaker, tuple(history), guess, phase)
+        guesses.append(guess)
+        answer = oracle.ask(guess)
+        if answer.solved:
+            return guesses
+        history.append((guess, answer.black, answer.white))
+    raise AssertionError(f"{secret!r} not solved in {budget} guesses: {guesses}")
+
+
+def test_every_phrase_of_a_tiny_list_is_solved_and_the_bot_believes_only_the_truth():
+    game = PhraseGame(tuple(TINY), 3)
+    everything = [" ".join(p) for p in itertools.product(TINY, repeat=3)]
+    breaker = PhraseBreaker(game)
+    counts = []
+    for secret in everything:
+
+        def check(bot, history, guess, phase):
+            state = bot.state(history)
+            if state.candidates is None:
+                return
+            texts = set(bot._texts(state.candidates))
+            fitting = {p for p in everything if all(grade(g, p) == (b, w) and g != p for g, b, w in history)}
+            assert texts <= fitting  # never a phrase the answers rule out
+            pending = state.pending is not None and [len(w) for w in secret.split()] in state.pending.tolist()
+            assert secret in texts or pending  # the truth is listed, or in a spacing not listed yet
+            if phase == "p3" and " " in guess and "-" not in guess and guess in fitting:
+                assert guess in texts
+
+        counts.append(len(solve(breaker, secret, check=check)))
+    assert len(counts) == 1000 and max(counts) <= 10
+
+
+@pytest.mark.parametrize("n_words", [1, 2, 4])
+def test_other_phrase_lengths(n_words):
+    game = PhraseGame(tuple(TINY), n_words)
+    rng = random.Random(n_words)
+    breaker = PhraseBreaker(game)
+    for _ in range(60):
+        secret = " ".join(rng.choice(TINY) for _ in range(n_words))
+        assert solve(breaker, secret)[-1] == secret
+
+
+def test_long_words_and_repeated_words():
+    words = ("x", "internationalization", "counterrevolutionaries", "ab", "ba", "aa")
+    breaker = PhraseBreaker(PhraseGame(words, 3))
+    for secret in ("x x x", "internationalization counterrevolutionaries x", "ab ba aa", "aa aa aa",
+                   "counterrevolutionaries counterrevolutionaries counterrevolutionaries"):
+        assert solve(breaker, secret)[-1] == secret
+
+
+def test_fifty_word_list(root):
+    words = load_words(root / "data" / "words.txt")
+    rng = random.Random(50)
+    fifty = tuple(sorted(rng.sample(words, 50)))
+    breaker = PhraseBreaker(PhraseGame(fifty, 3))
+    lengths = [len(solve(breaker, " ".join(rng.choice(fifty) for _ in range(3)))) for _ in range(150)]
+    assert max(lengths) <= 12
+
+
+def test_same_input_same_guesses(root):
+    words = load_words(root / "data" / "words.txt")
+    rng = random.Random(7)
+    secrets = [" ".join(rng.choice(words) for _ in range(3)) for _ in range(8)]
+    first = [solve(PhraseBreaker(PhraseGame(words, 3)), s) for s in secrets]
+    again = PhraseBreaker(PhraseGame(words, 3))  # one bot for all: its memo must not change anything
+    assert [solve(again, s) for s in reversed(secrets)] == list(reversed(first))

@@ -1,0 +1,85 @@
+"""The packed-count search against brute force, and against the scalar grading rule."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hbs.feedback import grade
+from hbs.strategies import probes
+from hbs.strategies.packing import MAX_FIELD, TupleSearch, pack
+
+
+@st.composite
+def feature_problems(draw):
+    n_slots = draw(st.integers(1, 4))
+    n_fields = draw(st.integers(1, 11))  # up to two packed words
+    sizes = [draw(st.integers(1, 7)) for _ in range(n_slots)]
+    slots = [np.array(draw(st.lists(st.lists(st.integers(0, 31), min_size=n_fields, max_size=n_fields),
+                                      min_size=s, max_size=s)), dtype=np.uint8) for s in sizes]
+    # a target that some tuple reaches, or a random one
+    if draw(st.booleans()):
+        pick = [draw(st.integers(0, s - 1)) for s in sizes]
+        target = sum(slot[i].astype(np.int64) for slot, i in zip(slots, pick))
+    else:
+        target = np.array(draw(st.lists(st.integers(0, MAX_FIELD), min_size=n_fields, max_size=n_fields)))
+    return slots, target
+
+
+@given(feature_problems(), st.integers(0, 2**32))
+@settings(max_examples=300)
+def test_search_finds_exactly_the_tuples_that_sum_to_the_target(problem, seed):
+    slots, target = problem
+    expected = sorted(
+        combo for combo in itertools.product(*(range(len(s)) for s in slots))
+        if (sum(s[i].astype(np.int64) for s, i in zip(slots, combo)) == target).all()
+    )
+    search = TupleSearch([pack(s) for s in slots], pack(target[None, :].astype(np.uint8))[0])
+    assert search.count == len(expected)
+    listed = search.tuples(np.arange(search.count, dtype=np.int64))
+    assert sorted(map(tuple, listed.tolist())) == expected
+    drawn = search.sample(3, np.random.default_rng(seed))
+    assert len(drawn) == min(3, len(expected)) and all(tuple(t) in set(expected) for t in drawn.tolist())
+
+
+WORDS = ["a", "at", "be", "cat", "ace", "bead", "date", "tea", "abc", "dab", "bed", "cab"]
+
+
+@given(st.lists(st.sampled_from(WORDS), min_size=3, max_size=3), st.data())
+@settings(max_examples=60)
+def test_packed_filter_equals_the_scalar_rule(secret_words, data):
+    """Answers to factorizable probes, turned into packed fields, keep exactly the phrases of that
+    spacing that the scalar rule says fit."""
+    lengths = np.array([len(w) for w in secret_words])
+    secret = " ".join(secret_words)
+    counts = np.array([[w.count(c) for c in probes.LETTERS] for w in WORDS], dtype=np.uint8)
+    sat = probes.saturation(counts, 3)
+    slots = [np.array([i for i, w in enumerate(WORDS) if len(w) == l]) for l in lengths]
+    slots_bytes = [np.array([list(WORDS[i].encode()) for i in ix], dtype=np.uint8) for ix in slots]
+    slots_counts = [counts[ix] for ix in slots]
+    guesses = []
+    for _ in range(data.draw(st.integers(1, 4))):
+        left = data.draw(st.text(alphabet="abcdet -", min_size=len(secret), max_size=len(secret)))
+        letters = data.draw(st.sets(st.sampled_from("abcdet"))) | set(left) - {" ", "-"}
+        chosen = np.array([c in letters for c in probes.LETTERS])
+        guesses.append(probes.build(left, chosen, sat))
+    fields, targets = [[] for _ in lengths], []
+    for guess in guesses:
+        assert probes.is_factorizable(guess, sat)
+        black, white = grade(guess, secret)
+        for values, target in probes.fields(probes.word_features(guess, lengths, slots_bytes, slots_counts),
+                                            guess, black, white, lengths):
+            for j, v in enumerate(values):
+                fields[j].append(v)
+            targets.append(target)
+    packed = [pack(np.stack(f, axis=1)) for f in fields]
+    search = TupleSearch(packed, pack(np.array([targets], dtype=np.uint8))[0])
+    found = {" ".join(WORDS[slots[j][t[j]]] for j in range(3)) for t in search.tuples(np.arange(search.count)).tolist()}
+    brute = {
+        " ".join(p) for p in itertools.product(*([WORDS[i] for i in ix] for ix in slots))
+        if all(grade(g, " ".join(p)) == grade(g, secret) for g in guesses)
+    }
+    assert secret in found and found == brute
