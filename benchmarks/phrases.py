@@ -81,7 +81,8 @@ def main() -> None:
           f"solved {s.solved}/{s.games}   failures {dict(s.failures) or 'none'}")
     print(f"histogram: {'  '.join(f'{k}:{v}' for k, v in sorted(s.histogram.items()))}")
     print(f"by phase:  {'  '.join(f'{k}:{v / len(secrets):.2f}' for k, v in sorted(phases.items(), key=str))} (guesses a phrase)")
-    print(f"seconds:   {games / len(secrets):.4f} a phrase in games; start-up (imports, compile, setup) {setup:.2f} s; "
+    print(f"seconds:   {games / len(secrets):.4f} a phrase in games (first game {records[0].seconds:.2f} s: numba "
+          f"compiles or loads its kernels there); start-up (imports, setup) {setup:.2f} s; "
           f"all {(time.perf_counter() - start) / len(secrets):.4f} a phrase")
     print(f"memory:    peak {peak:.0f} MB")
 

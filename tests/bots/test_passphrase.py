@@ -46,7 +46,7 @@ def test_every_phrase_of_a_tiny_list_is_solved_and_the_bot_believes_only_the_tru
             assert texts <= fitting  # never a phrase the answers rule out
             pending = state.pending is not None and [len(w) for w in secret.split()] in state.pending.tolist()
             assert secret in texts or pending  # the truth is listed, or in a spacing not listed yet
-            if phase == "p3" and " " in guess and "-" not in guess and guess in fitting:
+            if phase == "p2" and " " in guess and "-" not in guess and guess in fitting:
                 assert guess in texts
 
         counts.append(len(solve(breaker, secret, check=check)))

@@ -119,11 +119,14 @@ def _lookup(table: np.ndarray, unique_keys: np.ndarray, key: np.ndarray) -> int:
 
 @njit(cache=True, nogil=True)
 def left_matches(
-    pa: np.ndarray, pb: np.ndarray, n_left: int, target: np.ndarray, table: np.ndarray, unique_keys: np.ndarray
+    pa: np.ndarray, pb: np.ndarray, n_left: int, target: np.ndarray, table: np.ndarray, unique_keys: np.ndarray,
+    sort_word: int, sort_shift: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Left tuples (0, 1 or 2 slots, features ``pa``, ``pb``) whose residual is a key of the table.
 
-    Returns ``int32[E, 2]`` word indices and ``int64[E]`` the matching group of the table.
+    ``pb`` must be sorted ascending by the field at (``sort_word``, ``sort_shift``): the inner loop
+    stops at the first row whose field exceeds the residual's.
+    Returns ``int32[E, 2]`` row indices and ``int64[E]`` the matching group of the table.
     """
     words = target.shape[0]
     if n_left == 0:
@@ -135,6 +138,7 @@ def left_matches(
     out_g = np.empty(cap, dtype=np.int64)
     r1 = np.empty(words, dtype=np.uint64)
     r2 = np.empty(words, dtype=np.uint64)
+    shift = np.uint64(sort_shift)
     n = 0
     for a in range(pa.shape[0]):
         if not _residual(target, pa[a], r1):
@@ -146,7 +150,10 @@ def left_matches(
                 out_g[n] = g
                 n += 1
             continue
+        limit = (r1[sort_word] >> shift) & np.uint64(0xFF)
         for b in range(pb.shape[0]):
+            if (pb[b, sort_word] >> shift) & np.uint64(0xFF) > limit:
+                break
             if not _residual(r1, pb[b], r2):
                 continue
             g = _lookup(table, unique_keys, r2)
@@ -158,18 +165,45 @@ def left_matches(
     return out_t[:n], out_g[:n]
 
 
-class _Distinct:
-    """The distinct packed rows of one slot and the words behind each."""
+def group_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort the rows of ``keys`` (``uint64[n, K]``) and group equal ones.
 
-    def __init__(self, packed: np.ndarray):
-        if len(packed):
-            self.keys, inverse = np.unique(packed, axis=0, return_inverse=True)
-            inverse = inverse.reshape(-1)
-        else:
-            self.keys, inverse = packed, np.zeros(0, dtype=np.int64)
-        self.members = np.argsort(inverse, kind="stable")
-        self.sizes = np.bincount(inverse, minlength=len(self.keys))
-        self.starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(np.int64)
+    Returns the sorting order, the start of each group in that order and each group's size.
+    """
+    if not len(keys):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    new = np.ones(len(keys), dtype=bool)
+    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    starts = np.flatnonzero(new)
+    return order, starts, np.diff(np.append(starts, len(keys)))
+
+
+class _Distinct:
+    """The distinct packed rows of one slot and the words behind each, rows sorted by one field."""
+
+    def __init__(self, packed: np.ndarray, field: int = 0):
+        order, starts, self.sizes = group_rows(packed)
+        self.members, self.starts = order, starts
+        self.keys = packed[order[starts]] if len(order) else packed
+        word, shift = divmod(field, FIELDS_PER_WORD)
+        by_field = np.argsort((self.keys[:, word] >> np.uint64(8 * shift)) & np.uint64(0xFF), kind="stable")
+        self.keys, self.sizes, self.starts = self.keys[by_field], self.sizes[by_field], self.starts[by_field]
+
+
+def _pruning_field(rows: np.ndarray, target: np.ndarray, n_fields: int) -> int:
+    """The field in which most of ``rows`` already exceed half the target (the best loop breaker)."""
+    best, best_share = 0, -1.0
+    for f in range(n_fields):
+        word, shift = divmod(f, FIELDS_PER_WORD)
+        values = (rows[:, word] >> np.uint64(8 * shift)) & np.uint64(0xFF)
+        limit = (target[word] >> np.uint64(8 * shift)) & np.uint64(0xFF)
+        share = float((values > limit // np.uint64(2)).mean()) if len(values) else 0.0
+        if share > best_share:
+            best, best_share = f, share
+    return best
 
 
 class TupleSearch:
@@ -191,21 +225,18 @@ class TupleSearch:
         keys, tuples = right_tuples(
             slots[self.right[0]], slots[self.right[1]] if n_right == 2 else empty, n_right, target
         )
-        order_r = np.lexsort(keys.T[::-1]) if len(keys) else np.zeros(0, dtype=np.int64)
+        order_r, starts, self._sizes = group_rows(keys)
         keys, self._rtuples = keys[order_r], tuples[order_r]
-        if len(keys):
-            new = np.ones(len(keys), dtype=bool)
-            new[1:] = (keys[1:] != keys[:-1]).any(axis=1)
-            starts = np.flatnonzero(new)
-        else:
-            starts = np.zeros(0, dtype=np.int64)
         self._starts = starts
-        self._sizes = np.diff(np.append(starts, len(keys)))
         unique = keys[starts] if len(keys) else empty
         table = build_table(unique)
-        self._distinct = [_Distinct(slots[j]) for j in self.left]
+        field = _pruning_field(slots[self.left[-1]], target, FIELDS_PER_WORD * words) if len(self.left) == 2 else 0
+        self._distinct = [_Distinct(slots[j], field if i == 1 else 0) for i, j in enumerate(self.left)]
         pick = [d.keys for d in self._distinct] + [empty, empty]
-        self._ltuples, self._groups = left_matches(pick[0], pick[1], len(self.left), target, table, unique)
+        word, shift = divmod(field, FIELDS_PER_WORD)
+        self._ltuples, self._groups = left_matches(
+            pick[0], pick[1], len(self.left), target, table, unique, word, 8 * shift
+        )
         # an entry holds (multiplicity of each left row) x (size of the right group) tuples
         self._radix = np.empty((len(self._groups), len(self.left) + 1), dtype=np.int64)
         for i, d in enumerate(self._distinct):
