@@ -4,12 +4,11 @@ Phases (the ``phase`` a bot reports):
 
 * ``p0`` — the first guess: a space probe on the left, every letter saturated on the right; the
   answer's total is the phrase length, its black count a first word about the spacing.
-* ``p1`` — spacing unknown: a space probe (most informative about the remaining spacings) on the
-  left, a letter set (most informative about a sample of phrases) on the right.
-* ``p2`` — spacing known, too many phrases to list: a probe with letters at chosen positions and a
-  letter set, chosen for the largest joint entropy of (black, count) over a sample of the phrases
-  that fit, drawn by the packed-count meet-in-the-middle search.
-* ``p3`` — few enough phrases to list: the guess (a candidate phrase or a crafted probe) with the
+* ``p1`` — too many phrases to list: the spacings that fit are weighed by how many phrases each
+  holds (the packed-count meet-in-the-middle search), phrases are sampled from that mixture, and the
+  probe (letters and spaces at chosen positions on the left, a letter set on the right) with the
+  largest joint entropy of (black, count) over the sample is asked.
+* ``p2`` — few enough phrases to list: the guess (a candidate phrase or a crafted probe) with the
   least expected number of guesses after it.
 """
 
@@ -34,12 +33,11 @@ from .packing import MAX_FIELD, TupleSearch, pack
 class Settings:
     """The knobs of the breaker (studied on generated phrases, never on a phrase list)."""
 
-    sample: int = 1500  # phrases drawn to design a p1/p2 probe
-    mixture_below: int = 1_000_000  # weigh the spacings by exact counts once at most this many remain
+    sample: int = 1500  # phrases drawn to design a p1 probe
     mixture_share: float = 0.05  # leave out of a probe's sample the spacings under this share
     enumerate_below: int = 4000  # list the phrases once at most this many fit
-    score_secrets: int = 1500  # candidates the p3 scores are estimated on
-    score_guesses: int = 150  # candidate phrases tried as p3 guesses
+    score_secrets: int = 1500  # candidates the p2 scores are estimated on
+    score_guesses: int = 150  # candidate phrases tried as p2 guesses
     passes: int = 3  # coordinate-ascent passes of the probe design
 
 
@@ -99,13 +97,11 @@ class PhraseBreaker:
             total = sum(w for w in spacing.hypotheses(self.class_sizes, self.n)[1])
             return self.first_guess, "p0", int(total)
         rng = np.random.default_rng(_seed(self.seed, key))
-        if state.candidates is None and len(state.lengths) > self.settings.mixture_below:
-            return self._spacing_probe(state, rng), "p1", int(state.weights.sum())
         if state.candidates is None:
             searches, total, rest = self._refresh(state)
             if total + rest > self.settings.enumerate_below:
                 counts = np.array([s.count for s in searches], dtype=np.int64)
-                return self._probe_from(self._mixture_sample(searches, counts, rng)), "p2", total + rest
+                return self._probe_from(self._mixture_sample(searches, counts, rng)), "p1", total + rest
             counted = {tuple(s.lengths.tolist()) for s in searches}
             state.pending = np.array([h for h in state.lengths.tolist() if tuple(h) not in counted], dtype=np.int64)
             state.candidates = self._listed(state, searches)
@@ -116,7 +112,7 @@ class PhraseBreaker:
             state.candidates = self._listed(state, searches)
         if len(state.candidates) == 0:
             raise RuntimeError("no phrase of the word list fits the answers")
-        return self._final_guess(state, rng), "p3", len(state.candidates)
+        return self._final_guess(state, rng), "p2", len(state.candidates)
 
     # -- state updates ----------------------------------------------------------------------------
     def _update(self, parent: State, guess: str, black: int, white: int) -> State:
@@ -241,23 +237,6 @@ class PhraseBreaker:
         marks = spacing.design_space_probe(lengths, weights, width, groups)
         left = "".join(" " if m else probes.PAD for m in marks)
         return probes.build(left, np.ones(26, dtype=bool), self.sat)
-
-    def _sample_letters(self, state: State, lengths: np.ndarray, rng: np.random.Generator):
-        search = self._search(state, lengths)
-        tuples = search.sample(self.settings.sample, rng)
-        return self._phrases(search, tuples)
-
-    def _spacing_probe(self, state: State, rng: np.random.Generator) -> str:
-        marks = spacing.design_space_probe(state.lengths, state.weights, state.length)
-        left = "".join(" " if m else probes.PAD for m in marks)
-        best = state.lengths[int(np.argmax(state.weights))]
-        phrases = self._sample_letters(state, best, rng)
-        if len(phrases) == 0:
-            return probes.build(left, np.zeros(26, dtype=bool), self.sat)
-        counts = self.word_counts[phrases].sum(axis=1).astype(np.int64)
-        chars = np.full((len(phrases), 1), -1, dtype=np.int64)
-        _, chosen = probes.design_probe(chars, counts, np.zeros(1, dtype=np.bool_), self.settings.passes)
-        return probes.build(left, chosen, self.sat)
 
     def _letter_matrix(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows, _ = encode_strings(self._texts(phrases))
