@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from . import arena, bot as botmod, report, runspec
+from . import arena, bot as botmod, play as playmod, report, runspec, solve as solvemod, tree as treemod
 from .errors import HbsError, InputError
 from .feedback import grade as grade_rule
 from .replays import ReplayWriter
@@ -132,6 +132,117 @@ def grade(
         print(json.dumps({"black": black, "white": white, "solved": guess == secret}))
     else:
         print(f"black {black} white {white}")
+
+
+GameOpt = Annotated[Optional[str], typer.Option("--game", help="mastermind, bulls or phrases [default: mastermind].")]
+PegsOpt = Annotated[Optional[int], typer.Option("--pegs", help="Positions of a code game [default: 4].")]
+ColorsOpt = Annotated[Optional[int], typer.Option("--colors", help="Mastermind colours [default: 6].")]
+AlphabetOpt = Annotated[Optional[str], typer.Option("--alphabet", help="Mastermind symbols [default: 123456789].")]
+WordsOpt = Annotated[Optional[str], typer.Option("--words", help="Word list of the phrase game [default: data/words.txt].")]
+NWordsOpt = Annotated[int, typer.Option("--n-words", help="Words a phrase.")]
+BotOptionOpt = Annotated[list[str], typer.Option("--bot-option", help="KEY=VALUE passed to the bot (repeatable).")]
+
+
+@app.command()
+def tree(
+    bot: Annotated[str, typer.Option(help="A deterministic bot.")],
+    game: GameOpt = None,
+    pegs: PegsOpt = None,
+    colors: ColorsOpt = None,
+    alphabet: AlphabetOpt = None,
+    max_guesses: Annotated[int, typer.Option(help="Query budget a game.")] = 100,
+    bot_option: BotOptionOpt = [],
+    bots_dir: BotsDirs = [],
+    json_out: Annotated[bool, typer.Option("--json", help="Print only a JSON summary (leaves, worst, total...).")] = False,
+    out_file: Annotated[Optional[str], typer.Option("--out", help="Write the nested tree as JSON to this file.")] = None,
+) -> None:
+    """Print a deterministic bot's whole decision tree over every code of a code game."""
+    with reported():
+        spec = runspec.RunSpec(bot, game, pegs=pegs, colors=colors, alphabet=alphabet,
+                               bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
+        the_game = runspec.build_game(spec)
+        if the_game.kind == "phrases":
+            raise InputError("hbs tree needs a code game (mastermind or bulls)")
+
+        def fresh() -> botmod.Bot:
+            made = runspec.build_bot(spec)
+            made.setup(the_game)
+            return made
+
+        root = treemod.build(fresh, the_game.name, the_game.codes(), max_guesses)
+        summary = treemod.summarize(root)
+        if out_file:
+            try:
+                with open(out_file, "w", encoding="utf-8") as fh:
+                    json.dump(treemod.to_json(root), fh)
+            except OSError as exc:
+                raise InputError(f"cannot write the tree: {exc.strerror}", out_file) from None
+    if json_out:
+        print(json.dumps(summary.as_dict()))
+        return
+    for line in treemod.render(root):
+        print(line)
+    print(f"worst case {summary.worst}, total {summary.total}, average {summary.average:.4f} "
+          f"over {summary.leaves} codes")
+
+
+def _read(prompt: str) -> str:
+    return input(prompt)
+
+
+def _warn(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+@app.command()
+def solve(
+    bot: Annotated[str, typer.Option(help="The bot that guesses.")] = "knuth",
+    game: GameOpt = None,
+    pegs: PegsOpt = None,
+    colors: ColorsOpt = None,
+    alphabet: AlphabetOpt = None,
+    words: WordsOpt = None,
+    n_words: NWordsOpt = 3,
+    bot_option: BotOptionOpt = [],
+    bots_dir: BotsDirs = [],
+    plain: Annotated[bool, typer.Option("--plain", help="Print each guess alone on a line; read `black white` lines.")] = False,
+) -> None:
+    """Break a code someone holds: the bot guesses, you type each answer (`1 2`; `1A2B` for bulls).
+
+    Type `undo` to take the last answer back, `quit` to stop; for phrases type `solved` when the
+    guess is the phrase.
+    """
+    with reported():
+        spec = runspec.RunSpec(bot, game, None, words, None, pegs, colors, alphabet, n_words,
+                               bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
+        the_game = runspec.build_game(spec)
+        the_bot = runspec.build_bot(spec)
+        the_bot.setup(the_game)
+    session = solvemod.SolveSession(the_bot, the_game)
+    code = solvemod.run(session, plain, _read, _say, _warn if plain else _say)
+    raise typer.Exit(code)
+
+
+@app.command("play")
+def play_cmd(
+    game: GameOpt = None,
+    pegs: PegsOpt = None,
+    colors: ColorsOpt = None,
+    alphabet: AlphabetOpt = None,
+    words: WordsOpt = None,
+    n_words: NWordsOpt = 3,
+    seed: Annotated[Optional[int], typer.Option(help="Seed of the secret (default: a fresh one).")] = None,
+) -> None:
+    """Guess a random secret yourself; `hint` counts the secrets that still fit."""
+    with reported():
+        spec = runspec.RunSpec("", game, None, words, None, pegs, colors, alphabet, n_words)
+        the_game = runspec.build_game(spec)
+    session = playmod.PlaySession(the_game, playmod.random_secret(the_game, seed))
+    raise typer.Exit(playmod.run(session, _read, _say, _say))
 
 
 def main() -> None:  # pragma: no cover - for `python -m hbs`

@@ -1,0 +1,106 @@
+"""A game for a person: guess a random secret; the bots show afterwards how they would have done."""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+import numpy as np
+
+from .arena import guess_problem, play
+from .bot import discover, make_bot
+from .errors import UnsupportedGame
+from .games import CodeGame, PhraseGame
+from .oracle import Oracle
+from .strategies.space import space_for
+
+
+def random_secret(game: CodeGame | PhraseGame, seed: int | None) -> str:
+    """A secret drawn uniformly from the game (``seed`` None: a fresh one each time)."""
+    rng = random.Random(seed)
+    if isinstance(game, PhraseGame):
+        return " ".join(rng.choice(game.words) for _ in range(game.n_words))
+    return game.format(game.space[rng.randrange(game.size)])
+
+
+class PlaySession:
+    """One game of a person against the oracle."""
+
+    def __init__(self, game: CodeGame | PhraseGame, secret: str):
+        self.game, self.secret = game, secret
+        self.oracle = Oracle(secret)
+        self.history: list[tuple[str, int, int]] = []
+
+    def problem(self, guess: str) -> str | None:
+        if isinstance(self.game, CodeGame):
+            return self.game.problem(guess)
+        return guess_problem(guess)
+
+    def ask(self, guess: str) -> bool:
+        answer = self.oracle.ask(guess)
+        self.history.append((guess, answer.black, answer.white))
+        return answer.solved
+
+    def hint(self) -> int | None:
+        """How many secrets still fit every answer (None when the game is too large to count)."""
+        try:
+            space = space_for(self.game)
+        except UnsupportedGame:
+            return None
+        subset = np.arange(space.size, dtype=np.int64)
+        for guess, black, white in self.history:
+            subset = subset[space.answers(guess, subset) == space.answer(black, white)]
+            own = space.index(guess)
+            subset = subset[subset != own] if own is not None else subset
+        return len(subset)
+
+
+def bots_on(game: CodeGame | PhraseGame, secret: str, max_guesses: int = 100) -> list[tuple[str, str]]:
+    """How each bundled bot does on ``secret``: ``(name, "N guesses" or why not)``."""
+    out = []
+    for name, entry in discover().items():
+        if entry.cls is None:
+            continue
+        try:
+            bot = make_bot(entry.cls)
+            bot.setup(game)
+        except UnsupportedGame:
+            continue
+        record = play(bot, game.name, secret, max_guesses)
+        out.append((name, f"{record.guesses} guesses" if record.status == "solved" else record.status))
+    return out
+
+
+def run(session: PlaySession, read: Callable[[str], str], say: Callable[[str], None],
+        warn: Callable[[str], None]) -> int:
+    """Read guesses until solved; 0 when solved, 1 when the person gives up or input ends."""
+    what = f"{session.game.pegs} symbols of {session.game.symbols}" if isinstance(session.game, CodeGame) \
+        else f"{session.game.n_words} words of the list, joined by single spaces"
+    say(f"A secret of {what} is waiting. Type a guess, `hint`, or `quit`.")
+    while True:
+        try:
+            text = read(f"guess {len(session.history) + 1}: ").strip()
+        except EOFError:
+            warn("hbs: input ended; the secret was " + session.secret)
+            return 1
+        if not text:
+            continue
+        if text.lower() in ("quit", "exit"):
+            say("the secret was " + session.secret)
+            return 1
+        if text.lower() == "hint":
+            left = session.hint()
+            warn("too many secrets to count in this game" if left is None else f"{left} secrets still fit")
+            continue
+        problem = session.problem(text)
+        if problem:
+            warn(problem)
+            continue
+        solved = session.ask(text)
+        for k, (guess, black, white) in enumerate(session.history, start=1):
+            say(f"  {k:2d}. {guess}   black {black} white {white}")
+        if solved:
+            say(f"solved in {len(session.history)} guesses!")
+            for name, result in bots_on(session.game, session.secret):
+                say(f"  {name}: {result}")
+            return 0

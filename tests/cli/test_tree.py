@@ -1,0 +1,71 @@
+"""`hbs tree`: the figures agree with `hbs run`, every leaf's path re-grades, and randomness is refused."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+
+import pytest
+from typer.testing import CliRunner
+
+from hbs.cli import app
+from hbs.feedback import grade
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("bot, game, total, worst", [("knuth", "mastermind", 5801, 5), ("first", "bulls", 28024, 9)])
+def test_tree_agrees_with_run(tmp_path, bot, game, total, worst):
+    out = tmp_path / "tree.json"
+    result = runner.invoke(app, ["tree", "--bot", bot, "--game", game, "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    run = json.loads(runner.invoke(app, ["run", "--bot", bot, "--game", game, "--json"]).stdout)
+    assert (summary["leaves"], summary["total"], summary["worst"]) == (run["games"], total, worst)
+    assert run["total_guesses"] == total
+
+    # walk the nested tree: each child's answer is the rule's answer of the parent's guess on the leaf
+    leaves = []
+
+    def walk(node, path):
+        path = path + [node]
+        if node["leaf"]:
+            leaves.append(path)
+        for child in node["children"]:
+            walk(child, path)
+
+    walk(json.loads(out.read_text()), [])
+    assert len(leaves) == summary["leaves"] and sum(len(p) for p in leaves) == total
+    for path in leaves[::37]:
+        secret = path[-1]["guess"]
+        for parent, child in zip(path, path[1:]):
+            assert tuple(child["answer"]) == grade(parent["guess"], secret)
+
+
+def test_tree_text_looks_like_knuths():
+    lines = runner.invoke(app, ["tree", "--bot", "knuth"]).stdout.splitlines()
+    assert lines[0] == "1:     1122 (1296) *"  # 1122 is itself found at guess 1
+    # after 1122 answered 0 0, the 4**4 codes without a 1 or a 2 remain
+    assert re.match(r"^  2: 0 0 [3-6]{4} \(256\)", lines[1])
+    assert sum(line.endswith("*") for line in lines) == 1296
+    assert lines[-1] == "worst case 5, total 5801, average 4.4761 over 1296 codes"
+
+
+def test_a_random_bot_is_refused(tmp_path):
+    (tmp_path / "coin.py").write_text(textwrap.dedent('''
+        import random
+        from hbs.strategies import ConsistentBot
+
+        class Coin(ConsistentBot):
+            """Picks any consistent code, unseeded."""
+            def choose(self, history, subset):
+                return self.space.text(subset[random.randrange(len(subset))])
+    '''))
+    result = runner.invoke(app, ["tree", "--bot", "coin", "--bots-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "not deterministic" in result.stderr
+
+
+def test_tree_refuses_phrases():
+    result = runner.invoke(app, ["tree", "--bot", "entropy", "--game", "phrases"])
+    assert result.exit_code == 2 and "code game" in result.stderr
