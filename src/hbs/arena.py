@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from .bot import Bot, Turn
+from .errors import HbsError, InputError, UnsupportedGame
 from .oracle import Oracle
 
 STATUSES = ("solved", "exhausted", "timeout", "error", "invalid")
@@ -104,6 +106,155 @@ def run(
         if on_record is not None:
             on_record(record)
     return records
+
+
+@dataclass
+class BotRef:
+    """How a worker finds and builds the bot: its name, options and extra bot folders."""
+
+    name: str
+    options: dict[str, str] = field(default_factory=dict)
+    bots_dirs: list[str] = field(default_factory=list)
+    seed: int | None = None
+
+
+class Contestant:
+    """A bot in a worker process, started (and set up) on demand, replaced after a failure."""
+
+    def __init__(self, ref: BotRef, game_data: dict, budgets, prefix: list[str] | None):
+        self.ref, self.game_data, self.budgets, self.prefix = ref, game_data, budgets, prefix
+        self.worker = None
+
+    def ready(self) -> None:
+        """Start the worker and set the bot up; raises for a bot that declines or fails setup."""
+        from .isolation import Worker, WorkerFailure
+
+        if self.worker is not None:
+            return
+        self.worker = Worker(self.budgets.memory_mb, self.prefix)
+        request = {"op": "setup", "bot": self.ref.name, "options": self.ref.options, "seed": self.ref.seed,
+                   "bots_dirs": self.ref.bots_dirs, "game": self.game_data}
+        try:
+            reply = self.worker.request(request, self.budgets.setup_timeout)
+        except WorkerFailure as exc:
+            self.reset()
+            raise HbsError(f"bot {self.ref.name!r}: setup failed: {exc}") from None
+        if "unsupported" in reply:
+            self.reset()
+            raise UnsupportedGame(reply["unsupported"])
+        if not reply.get("ok"):
+            self.reset()
+            if reply.get("exit_code") == 2:  # the bot's name, file or options: the user's input
+                raise InputError(str(reply.get("error")))
+            raise HbsError(f"bot {self.ref.name!r}: setup failed: {reply.get('error')}")
+
+    def reset(self) -> None:
+        if self.worker is not None:
+            self.worker.kill()
+            self.worker = None
+
+
+def play_isolated(contestant: Contestant, game_name: str, secret: str) -> GameRecord:
+    """Play one game through a worker: per-guess deadline plus the game's time bank."""
+    from .isolation import WorkerFailure
+
+    budgets = contestant.budgets
+    oracle = Oracle(secret)
+    record = GameRecord(contestant.ref.name, game_name, secret, "exhausted")
+    history: list[list] = []
+    bank = budgets.game_timeout
+    start = time.perf_counter()
+    try:
+        contestant.ready()
+    except HbsError as exc:
+        record.status, record.error = "error", str(exc)
+        return record
+    while oracle.guesses < budgets.max_guesses:
+        tick = time.perf_counter()
+        try:
+            reply = contestant.worker.request({"op": "guess", "history": history}, budgets.guess_timeout + bank)
+        except WorkerFailure as exc:
+            contestant.reset()
+            record.status, record.error = exc.status, str(exc)
+            break
+        spent = time.perf_counter() - tick
+        bank -= max(0.0, spent - budgets.guess_timeout)
+        if "error" in reply or "unsupported" in reply:
+            record.status, record.error = "error", str(reply.get("error") or reply.get("unsupported"))
+            break
+        guess = reply.get("guess")
+        problem = reply.get("invalid") or guess_problem(guess)
+        if problem:
+            record.status, record.error = "invalid", str(problem)
+            break
+        answer = oracle.ask(guess)
+        remaining = reply.get("remaining") if isinstance(reply.get("remaining"), int) else None
+        phase = reply.get("phase") if isinstance(reply.get("phase"), str) else None
+        record.steps.append(Step(guess, answer.black, answer.white, remaining, phase, spent))
+        if answer.solved:
+            record.status = "solved"
+            break
+        history.append([guess, answer.black, answer.white])
+    record.seconds = time.perf_counter() - start
+    return record
+
+
+def run_isolated(
+    ref: BotRef,
+    game_name: str,
+    game_data: dict,
+    secrets: Sequence[str],
+    budgets,
+    workers: int = 1,
+    on_record: Callable[[GameRecord], None] | None = None,
+    prefix: list[str] | None = None,
+) -> list[GameRecord]:
+    """Play every secret in worker processes, ``workers`` games at a time; records in secret order.
+
+    ``on_record`` sees each game as it ends (in the order they end).  The bot is set up once before
+    any game so that a bot that declines the game or fails its setup stops the run at once.
+    """
+    first = Contestant(ref, game_data, budgets, prefix)
+    first.ready()
+    contestants = [first] + [Contestant(ref, game_data, budgets, prefix) for _ in range(max(1, workers) - 1)]
+    records: list[GameRecord | None] = [None] * len(secrets)
+    lock = threading.Lock()
+    queue = iter(range(len(secrets)))
+    stop = threading.Event()
+    failure: list[BaseException] = []
+
+    def serve(contestant: Contestant) -> None:
+        try:
+            while not stop.is_set():
+                with lock:
+                    index = next(queue, None)
+                if index is None:
+                    return
+                record = play_isolated(contestant, game_name, secrets[index])
+                with lock:
+                    if stop.is_set():
+                        return
+                    records[index] = record
+                    if on_record is not None:
+                        on_record(record)
+        except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+            failure.append(exc)
+            stop.set()
+
+    threads = [threading.Thread(target=serve, args=(c,), daemon=True) for c in contestants]
+    for t in threads:
+        t.start()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(0.2)
+    finally:
+        stop.set()
+        for c in contestants:
+            c.reset()
+    if failure:
+        raise failure[0]
+    return [r for r in records if r is not None]
 
 
 @dataclass

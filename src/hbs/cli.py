@@ -16,15 +16,27 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from . import arena, bot as botmod, play as playmod, report, runspec, solve as solvemod, tree as treemod
+import contextlib
+import os
+
+from . import arena, bot as botmod, play as playmod, report, runner, runspec, solve as solvemod, tree as treemod
+from .isolation import Budgets
 from .errors import HbsError, InputError
 from .feedback import grade as grade_rule
-from .replays import ReplayWriter
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Run, test and rank Mastermind-family codebreaking bots.")
 out = Console(highlight=False)
 
 BotsDirs = Annotated[list[str], typer.Option("--bots-dir", help="Extra folder of bot files (searched first).")]
+
+
+GameOpt = Annotated[Optional[str], typer.Option("--game", help="mastermind, bulls or phrases [default: mastermind].")]
+PegsOpt = Annotated[Optional[int], typer.Option("--pegs", help="Positions of a code game [default: 4].")]
+ColorsOpt = Annotated[Optional[int], typer.Option("--colors", help="Mastermind colours [default: 6].")]
+AlphabetOpt = Annotated[Optional[str], typer.Option("--alphabet", help="Mastermind symbols [default: 123456789].")]
+WordsOpt = Annotated[Optional[str], typer.Option("--words", help="Word list of the phrase game [default: data/words.txt].")]
+NWordsOpt = Annotated[int, typer.Option("--n-words", help="Words a phrase.")]
+BotOptionOpt = Annotated[list[str], typer.Option("--bot-option", help="KEY=VALUE passed to the bot (repeatable).")]
 
 
 @contextmanager
@@ -42,63 +54,72 @@ def run(
     bot: Annotated[str, typer.Option(help="Bot name (see `hbs bots`).")],
     game: Annotated[Optional[str], typer.Option(help="mastermind, bulls or phrases (default mastermind; phrases with --phrases).")] = None,
     phrases: Annotated[Optional[str], typer.Option(help="File of secret phrases; implies --game phrases.")] = None,
-    words: Annotated[Optional[str], typer.Option(help="Word list of the phrase game [default: data/words.txt].")] = None,
+    words: WordsOpt = None,
     secrets: Annotated[Optional[str], typer.Option(help="File of secret codes (default: every code of the game).")] = None,
-    pegs: Annotated[Optional[int], typer.Option(help="Positions of a code game [default: 4].")] = None,
-    colors: Annotated[Optional[int], typer.Option(help="Mastermind colours [default: 6].")] = None,
-    alphabet: Annotated[Optional[str], typer.Option(help="Mastermind symbols, first --colors used [default: 123456789].")] = None,
-    n_words: Annotated[int, typer.Option(help="Words a phrase.")] = 3,
+    pegs: PegsOpt = None,
+    colors: ColorsOpt = None,
+    alphabet: AlphabetOpt = None,
+    n_words: NWordsOpt = 3,
     limit: Annotated[Optional[int], typer.Option(help="Play only the first N secrets.")] = None,
     max_guesses: Annotated[int, typer.Option(help="Query budget a game.")] = 100,
+    guess_timeout: Annotated[float, typer.Option(help="Seconds a guess, before the game's bank is drawn on.")] = 10.0,
+    game_timeout: Annotated[float, typer.Option(help="A game's time bank: seconds beyond the per-guess limits.")] = 30.0,
+    setup_timeout: Annotated[float, typer.Option(help="Seconds for the bot's setup.")] = 120.0,
+    memory: Annotated[int, typer.Option(help="Memory cap of a worker, MB (address space).")] = 4096,
+    workers: Annotated[Optional[int], typer.Option(help="Games played in parallel [default: the number of cores].")] = None,
+    in_process: Annotated[bool, typer.Option("--in-process", help="Debug mode for trusted bots: no worker, no budgets but --max-guesses.")] = False,
+    sandbox: Annotated[bool, typer.Option("--sandbox", help="Run workers under bubblewrap: no network, a filesystem view of the bot only.")] = False,
     seed: Annotated[Optional[int], typer.Option(help="Seed for bots that draw at random.")] = None,
-    bot_option: Annotated[list[str], typer.Option("--bot-option", help="KEY=VALUE passed to the bot (repeatable).")] = [],
+    bot_option: BotOptionOpt = [],
     bots_dir: BotsDirs = [],
-    replays: Annotated[Optional[str], typer.Option(help="Append one JSON line a game to this file.")] = None,
+    replays: Annotated[Optional[str], typer.Option(help="Append one JSON line a game to this file (in secret order at the end).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Play only the secrets missing from --replays FILE.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print only a JSON summary on stdout.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every game's trace.")] = False,
 ) -> None:
-    """Play a bot against every secret of a game and summarize the result."""
+    """Play a bot against every secret of a game and summarize the result.
+
+    Each bot runs in worker processes that never see a secret; a worker that overruns its time or
+    memory is killed and replaced.  Statuses: solved, exhausted, timeout, error, invalid.
+    """
     with reported():
-        if max_guesses < 1:
-            raise InputError(f"--max-guesses must be at least 1, got {max_guesses}")
+        for flag, value in (("--max-guesses", max_guesses), ("--memory", memory), ("--workers", workers or 1)):
+            if value < 1:
+                raise InputError(f"{flag} must be at least 1, got {value}")
+        for flag, value in (("--guess-timeout", guess_timeout), ("--game-timeout", game_timeout), ("--setup-timeout", setup_timeout)):
+            if value < 0:
+                raise InputError(f"{flag} must not be negative, got {value}")
         spec = runspec.RunSpec(
             bot, game, phrases, words, secrets, pegs, colors, alphabet, n_words, limit, seed,
             runspec.parse_options(bot_option), bots_dir,
         )
-        the_game = runspec.build_game(spec)
-        the_secrets = runspec.build_secrets(spec, the_game)
-        the_bot = runspec.build_bot(spec)
-        the_bot.setup(the_game)
-        writer = ReplayWriter(replays) if replays else None
-        progress = report.RunProgress(len(the_secrets), enabled=not verbose and not json_out)
-        records: list[arena.GameRecord] = []
+        options = runner.RunOptions(
+            Budgets(max_guesses, guess_timeout, game_timeout, setup_timeout, memory),
+            workers or os.cpu_count() or 1, in_process, sandbox, replays, resume,
+        )
+        progress: list[report.RunProgress] = []
+        shown = contextlib.ExitStack()
+
+        def on_start(done: int, todo: int) -> None:
+            bar = report.RunProgress(done + todo, enabled=not verbose and not json_out, done=done)
+            progress.append(bar)
+            shown.enter_context(bar.shown())
 
         def on_record(record: arena.GameRecord) -> None:
-            records.append(record)
-            if writer:
-                writer.write(record)
             if verbose:
-                print(report.trace(record, len(records), len(the_secrets)), flush=True)
-            progress.advance(record)
+                print(report.trace(record, progress[0].done + 1, progress[0].total), flush=True)
+            progress[0].advance(record)
 
-        start = time.perf_counter()
-        interrupted = False
-        try:
-            with progress.shown():
-                arena.run(the_bot, the_game.name, the_secrets, max_guesses, on_record)
-        except KeyboardInterrupt:
-            interrupted = True
-        finally:
-            if writer:
-                writer.close()
-        summary = arena.summarize(the_bot.name, the_game.name, records, time.perf_counter() - start)
-        if json_out:
-            print(json.dumps(summary.as_dict()))
-        else:
-            out.print(report.summary_table(summary))
-        if interrupted:
-            print(f"hbs: interrupted after {len(records)} of {len(the_secrets)} games", file=sys.stderr)
-            raise typer.Exit(130)
+        with shown:
+            outcome = runner.execute(spec, options, on_record, on_start)
+    if json_out:
+        print(json.dumps(outcome.summary.as_dict()))
+    else:
+        out.print(report.summary_table(outcome.summary))
+    if outcome.interrupted:
+        print(f"hbs: interrupted after {outcome.played} of {len(outcome.secrets)} games; "
+              f"the replays of the finished games are kept", file=sys.stderr)
+        raise typer.Exit(130)
 
 
 @app.command()
@@ -132,15 +153,6 @@ def grade(
         print(json.dumps({"black": black, "white": white, "solved": guess == secret}))
     else:
         print(f"black {black} white {white}")
-
-
-GameOpt = Annotated[Optional[str], typer.Option("--game", help="mastermind, bulls or phrases [default: mastermind].")]
-PegsOpt = Annotated[Optional[int], typer.Option("--pegs", help="Positions of a code game [default: 4].")]
-ColorsOpt = Annotated[Optional[int], typer.Option("--colors", help="Mastermind colours [default: 6].")]
-AlphabetOpt = Annotated[Optional[str], typer.Option("--alphabet", help="Mastermind symbols [default: 123456789].")]
-WordsOpt = Annotated[Optional[str], typer.Option("--words", help="Word list of the phrase game [default: data/words.txt].")]
-NWordsOpt = Annotated[int, typer.Option("--n-words", help="Words a phrase.")]
-BotOptionOpt = Annotated[list[str], typer.Option("--bot-option", help="KEY=VALUE passed to the bot (repeatable).")]
 
 
 @app.command()

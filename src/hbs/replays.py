@@ -6,18 +6,24 @@ anyone can re-grade it with the rule (:func:`regrade`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
-from typing import IO, Iterator
+from typing import Iterator
 
 from .arena import GameRecord, Step
 from .errors import InputError
 from .feedback import grade
 
 
-def to_json(record: GameRecord) -> dict:
-    """The replay line of ``record`` as a dict."""
+def secret_set_hash(secrets: list[str]) -> str:
+    """A short fingerprint of a set of secrets (in order)."""
+    return hashlib.sha1("\n".join(secrets).encode()).hexdigest()[:16]
+
+
+def to_json(record: GameRecord, secret_set: str | None = None) -> dict:
+    """The replay line of ``record`` as a dict (with the fingerprint of its secret set)."""
     guesses = []
     for s in record.steps:
         item: dict = {"guess": s.guess, "black": s.black, "white": s.white}
@@ -36,6 +42,8 @@ def to_json(record: GameRecord) -> dict:
     }
     if record.error:
         out["error"] = record.error
+    if secret_set:
+        out["set"] = secret_set
     return out
 
 
@@ -50,22 +58,26 @@ def from_json(data: dict) -> GameRecord:
 
 
 class ReplayWriter:
-    """Appends replay lines to a file, flushing (and syncing) each game as it ends."""
+    """Appends replay lines to a file, each game in one write, synced as it ends.
 
-    def __init__(self, path: str | Path):
+    A line is written whole with a single ``write`` on a file opened for appending, so a run killed
+    at any moment leaves at most a torn last line, which :func:`resume` trims.
+    """
+
+    def __init__(self, path: str | Path, secret_set: str | None = None):
         self.path = Path(path)
+        self.secret_set = secret_set
         try:
-            self._file: IO[str] = open(self.path, "a", encoding="utf-8")
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
             raise InputError(f"cannot write replays: {exc.strerror}", path) from None
 
     def write(self, record: GameRecord) -> None:
-        self._file.write(json.dumps(to_json(record)) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        os.write(self._fd, (json.dumps(to_json(record, self.secret_set)) + "\n").encode())
+        os.fsync(self._fd)
 
     def close(self) -> None:
-        self._file.close()
+        os.close(self._fd)
 
     def __enter__(self) -> "ReplayWriter":
         return self
@@ -84,6 +96,51 @@ def read(path: str | Path) -> Iterator[GameRecord]:
                 yield from_json(json.loads(line))
             except (ValueError, KeyError, TypeError) as exc:
                 raise InputError(f"not a replay line ({exc})", path, number) from None
+
+
+def resume(path: str | Path, bot: str, game: str, secrets: list[str]) -> list[GameRecord]:
+    """The games already in a replay file of the same bot, game and secret set.
+
+    A torn last line (a run killed while writing) is cut off the file; any other line that is not a
+    replay of this bot, game and secret set raises :class:`InputError` naming the line.
+    """
+    path = Path(path)
+    if not path.exists():
+        return []
+    raw = path.read_bytes()
+    if raw and not raw.endswith(b"\n"):
+        raw = raw[: raw.rfind(b"\n") + 1]
+        with open(path, "r+b") as fh:
+            fh.truncate(len(raw))
+    fingerprint = secret_set_hash(secrets)
+    wanted = set(secrets)
+    records = []
+    for number, line in enumerate(raw.decode("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            record = from_json(data)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"not a replay line ({exc})", path, number) from None
+        if record.bot != bot or record.game != game:
+            raise InputError(f"belongs to bot {record.bot!r} on {record.game}, not {bot!r} on {game}", path, number)
+        if data.get("set") != fingerprint or record.secret not in wanted:
+            raise InputError("belongs to another set of secrets", path, number)
+        records.append(record)
+    return records
+
+
+def rewrite(path: str | Path, records: list[GameRecord], secret_set: str | None = None) -> None:
+    """Replace the file by ``records`` (atomically: a temporary file renamed over it)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for record in records:
+            fh.write(json.dumps(to_json(record, secret_set)) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
 
 
 def regrade(record: GameRecord) -> list[str]:

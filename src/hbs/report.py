@@ -62,10 +62,11 @@ def summary_table(summary: Summary) -> Table:
 class RunProgress:
     """A progress bar on stderr with the running mean; silent when stderr is not a terminal."""
 
-    def __init__(self, total: int, enabled: bool):
+    def __init__(self, total: int, enabled: bool, done: int = 0):
         self.total = total
         self.guesses = 0
-        self.done = 0
+        self.done = done
+        self._fresh = 0
         self._progress = None
         if enabled and sys.stderr.isatty():
             self._progress = Progress(
@@ -78,13 +79,14 @@ class RunProgress:
                 console=Console(stderr=True),
                 transient=True,
             )
-            self._task = self._progress.add_task("games", total=total, mean="-")
+            self._task = self._progress.add_task("games", total=total, completed=done, mean="-")
 
     def advance(self, record: GameRecord) -> None:
         self.done += 1
+        self._fresh += 1
         self.guesses += record.guesses
         if self._progress is not None:
-            self._progress.update(self._task, advance=1, mean=f"{self.guesses / self.done:.3f}")
+            self._progress.update(self._task, advance=1, mean=f"{self.guesses / self._fresh:.3f}")
 
     @contextmanager
     def shown(self) -> Iterator["RunProgress"]:

@@ -1,0 +1,111 @@
+"""A whole run as a user asks for it: resume, replays, workers or in-process, the summary.
+
+The process that runs this owns the oracle and the secrets; in worker mode it never imports the
+bot's code (bot names, files and options are checked inside the worker).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import arena, replays
+from .bot import bot_dirs
+from .isolation import Budgets, sandbox_command
+from .errors import InputError
+from .runspec import RunSpec, build_bot, build_game, build_secrets
+from .worker import game_payload
+
+
+@dataclass
+class RunOptions:
+    """How to run: budgets, parallel workers or in-process, sandbox, replays and resume."""
+
+    budgets: Budgets = field(default_factory=Budgets)
+    workers: int = 1
+    in_process: bool = False
+    sandbox: bool = False
+    replays: str | None = None
+    resume: bool = False
+
+
+@dataclass
+class RunOutcome:
+    game: str
+    secrets: list[str]
+    records: list[arena.GameRecord]  # every game of the replay file and this run, in secret order
+    summary: arena.Summary
+    played: int  # games played by this run
+    interrupted: bool = False
+
+
+def prepare(spec: RunSpec, options: RunOptions):
+    """The game and the secrets still to play (after ``--resume``), and the games already played."""
+    game = build_game(spec)
+    secrets = build_secrets(spec, game)
+    done: list[arena.GameRecord] = []
+    if options.resume and not options.replays:
+        raise InputError("--resume needs --replays FILE")
+    if options.replays:
+        path = Path(options.replays)
+        if options.resume:
+            done = replays.resume(path, spec.bot, game.name, secrets)
+        elif path.exists() and path.stat().st_size:
+            raise InputError("the replay file exists: add --resume to go on with it, or give another file", path)
+    seen = {r.secret for r in done}
+    return game, secrets, done, [s for s in secrets if s not in seen]
+
+
+def execute(spec: RunSpec, options: RunOptions, on_record: Callable[[arena.GameRecord], None] | None = None,
+            on_start: Callable[[int, int], None] | None = None) -> RunOutcome:
+    """Play the run; ``on_start(done, todo)`` before the games, ``on_record`` after each game."""
+    game, secrets, done, todo = prepare(spec, options)
+    fingerprint = replays.secret_set_hash(secrets)
+    writer = replays.ReplayWriter(options.replays, fingerprint) if options.replays else None
+    new: list[arena.GameRecord] = []
+
+    def record(r: arena.GameRecord) -> None:
+        new.append(r)
+        if writer:
+            writer.write(r)
+        if on_record:
+            on_record(r)
+
+    interrupted = False
+    start = time.perf_counter()
+    try:
+        if options.in_process:
+            bot = build_bot(spec)
+            bot.setup(game)
+            if on_start:
+                on_start(len(done), len(todo))
+            arena.run(bot, game.name, todo, options.budgets.max_guesses, record)
+        else:
+            ref = arena.BotRef(spec.bot, dict(spec.bot_options), list(spec.bots_dirs), spec.seed)
+            prefix = _sandbox(spec) if options.sandbox else None
+            if on_start:
+                on_start(len(done), len(todo))
+            arena.run_isolated(ref, game.name, game_payload(game), todo, options.budgets, options.workers, record, prefix)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if writer:
+            writer.close()
+    seconds = time.perf_counter() - start
+    order = {s: i for i, s in enumerate(secrets)}
+    records = sorted(done + new, key=lambda r: order[r.secret])
+    if options.replays and not interrupted:
+        replays.rewrite(options.replays, records, fingerprint)
+    summary = arena.summarize(spec.bot, game.name, records, seconds)
+    return RunOutcome(game.name, secrets, records, summary, len(new), interrupted)
+
+
+def _sandbox(spec: RunSpec) -> list[str]:
+    import hbs
+
+    paths = [Path(hbs.__file__).resolve().parents[1], *bot_dirs(spec.bots_dirs)]
+    if spec.words:
+        paths.append(Path(spec.words))
+    return sandbox_command(paths)

@@ -1,0 +1,86 @@
+"""The worker process: runs one bot, never a secret.
+
+    python -m hbs.worker
+
+Reads one JSON request a line on stdin and writes one JSON reply a line on a private copy of
+stdout (the bot's own prints go to stderr).  Requests: ``{"op": "setup", "bot": NAME, "options":
+{...}, "bots_dirs": [...], "game": {...}}`` and ``{"op": "guess", "history": [[guess, black, white],
+...]}``.  Replies: ``{"ok": true}``, ``{"guess": ..., "remaining": ..., "phase": ...}``,
+``{"invalid": why}``, ``{"error": last lines of the traceback}``, ``{"unsupported": why}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+
+from .arena import guess_problem
+from .bot import Bot, Turn, accepts_option, load_bot, make_bot
+from .errors import HbsError, InputError, UnsupportedGame
+from .games import CodeGame, PhraseGame
+
+
+def game_payload(game: CodeGame | PhraseGame) -> dict:
+    """A game as JSON data for a worker (rules only)."""
+    if isinstance(game, PhraseGame):
+        return {"kind": "phrases", "words": list(game.words), "n_words": game.n_words}
+    return {"kind": game.kind, "pegs": game.pegs, "colors": game.colors, "alphabet": game.alphabet}
+
+
+def game_from_payload(data: dict) -> CodeGame | PhraseGame:
+    if data["kind"] == "phrases":
+        return PhraseGame(tuple(data["words"]), data["n_words"])
+    return CodeGame(data["kind"], data["pegs"], data["colors"], data["alphabet"])
+
+
+def _last_lines(exc: BaseException, keep: int = 6) -> str:
+    lines = "".join(traceback.format_exception(exc)).rstrip().splitlines()
+    return "\n".join(lines[-keep:])
+
+
+def _answer(bot: Bot | None, request: dict) -> dict:
+    if request["op"] == "setup":
+        bot_cls = load_bot(request["bot"], request.get("bots_dirs", []))
+        options = dict(request.get("options", {}))
+        if request.get("seed") is not None and "seed" not in options:
+            if not accepts_option(bot_cls, "seed"):
+                raise InputError(f"bot {request['bot']!r} takes no seed")
+            options["seed"] = str(request["seed"])
+        made = make_bot(bot_cls, options)
+        made.setup(game_from_payload(request["game"]))
+        return {"ok": True, "bot": made}
+    assert bot is not None, "guess before setup"
+    bot.remaining = bot.phase = None
+    guess = bot.guess(tuple(Turn(g, b, w) for g, b, w in request["history"]))
+    problem = guess_problem(guess)
+    if problem:
+        return {"invalid": problem}
+    remaining = bot.remaining if isinstance(bot.remaining, int) else None
+    phase = bot.phase if isinstance(bot.phase, str) else None
+    return {"guess": guess, "remaining": remaining, "phase": phase}
+
+
+def main() -> None:
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # whatever the bot prints goes to stderr, never into the protocol
+    sys.stdout = sys.stderr
+    bot: Bot | None = None
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            reply = _answer(bot, request)
+            bot = reply.pop("bot", bot)
+        except UnsupportedGame as exc:
+            reply = {"unsupported": str(exc)}
+        except HbsError as exc:
+            reply = {"error": str(exc), "exit_code": exc.exit_code}
+        except Exception as exc:  # the bot's own failure: reported, the worker goes on
+            reply = {"error": _last_lines(exc)}
+        protocol.write(json.dumps(reply) + "\n")
+        protocol.flush()
+
+
+if __name__ == "__main__":
+    main()
