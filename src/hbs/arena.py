@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import traceback
@@ -121,8 +122,9 @@ class BotRef:
 class Contestant:
     """A bot in a worker process, started (and set up) on demand, replaced after a failure."""
 
-    def __init__(self, ref: BotRef, game_data: dict, budgets, prefix: list[str] | None):
+    def __init__(self, ref: BotRef, game_data: dict, budgets, prefix: list[str] | None, threads: int | None = None):
         self.ref, self.game_data, self.budgets, self.prefix = ref, game_data, budgets, prefix
+        self.threads = threads
         self.worker = None
 
     def ready(self) -> None:
@@ -131,7 +133,7 @@ class Contestant:
 
         if self.worker is not None:
             return
-        self.worker = Worker(self.budgets.memory_mb, self.prefix)
+        self.worker = Worker(self.budgets.memory_mb, self.prefix, self.threads)
         request = {"op": "setup", "bot": self.ref.name, "options": self.ref.options, "seed": self.ref.seed,
                    "bots_dirs": self.ref.bots_dirs, "game": self.game_data}
         try:
@@ -214,9 +216,11 @@ def run_isolated(
     ``on_record`` sees each game as it ends (in the order they end).  The bot is set up once before
     any game so that a bot that declines the game or fails its setup stops the run at once.
     """
-    first = Contestant(ref, game_data, budgets, prefix)
+    workers = max(1, min(workers, len(secrets)))
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    first = Contestant(ref, game_data, budgets, prefix, threads)
     first.ready()
-    contestants = [first] + [Contestant(ref, game_data, budgets, prefix) for _ in range(max(1, workers) - 1)]
+    contestants = [first] + [Contestant(ref, game_data, budgets, prefix, threads) for _ in range(workers - 1)]
     records: list[GameRecord | None] = [None] * len(secrets)
     lock = threading.Lock()
     queue = iter(range(len(secrets)))

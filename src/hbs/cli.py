@@ -21,6 +21,7 @@ import os
 
 from . import arena, bot as botmod, play as playmod, report, runner, runspec, solve as solvemod, tree as treemod
 from .isolation import Budgets
+from .replays import read as replay_read, regrade
 from .errors import HbsError, InputError
 from .feedback import grade as grade_rule
 
@@ -139,6 +140,34 @@ def bots(
         text = entry.summary if entry.error is None else f"[red]cannot load: {entry.error}[/red]"
         table.add_row(entry.name, text)
     out.print(table)
+
+
+@app.command()
+def show(
+    file: Annotated[str, typer.Argument(help="A replay file (JSON lines).")],
+    game: Annotated[Optional[int], typer.Option("--game", help="The K-th game of the file (from 1) [default: 1].")] = None,
+    secret: Annotated[Optional[str], typer.Option(help="The game of this secret.")] = None,
+) -> None:
+    """Print one game of a replay file as a trace."""
+    with reported():
+        if game is not None and secret is not None:
+            raise InputError("give --game K or --secret S, not both")
+        records = list(replay_read(file))
+        if secret is not None:
+            found = [k for k, r in enumerate(records) if r.secret == secret]
+            if not found:
+                raise InputError(f"no game with secret {secret!r}", file)
+            index = found[0]
+        else:
+            index = (game or 1) - 1
+            if not 0 <= index < len(records):
+                raise InputError(f"--game must be 1..{len(records)}, got {game}", file)
+        record = records[index]
+        problems = regrade(record)
+    print(f"{record.bot} on {record.game}")
+    print(report.trace(record, index + 1, len(records)))
+    for problem in problems:
+        print(f"  re-grading disagrees: {problem}")
 
 
 @app.command()

@@ -69,26 +69,30 @@ def sandbox_command(paths: list[Path]) -> list[str]:
 class Worker:
     """One worker process and the line protocol of :mod:`hbs.worker`."""
 
-    def __init__(self, memory_mb: int, prefix: list[str] | None = None):
+    def __init__(self, memory_mb: int, prefix: list[str] | None = None, threads: int | None = None):
         limit = memory_mb * 1024 * 1024
 
         def cap() -> None:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        if threads:  # parallel workers share the cores: no more numba threads than a worker's share
+            env["NUMBA_NUM_THREADS"] = str(threads)
         self.process = subprocess.Popen(
             [*(prefix or []), sys.executable, "-m", "hbs.worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True, preexec_fn=cap, env=env,
         )
         self._buffer = b""
+        self._in = self.process.stdin.fileno()
 
     def request(self, message: dict, timeout: float) -> dict:
         """Send ``message``; the reply, or :class:`WorkerFailure` after ``timeout`` seconds."""
         try:
-            self.process.stdin.write((json.dumps(message) + "\n").encode())
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
+            data = (json.dumps(message) + "\n").encode()
+            while data:
+                data = data[os.write(self._in, data):]
+        except OSError:
             raise WorkerFailure("error", self._death()) from None
         deadline = time.monotonic() + timeout
         out = self.process.stdout.fileno()

@@ -26,7 +26,7 @@ def to_json(record: GameRecord, secret_set: str | None = None) -> dict:
     """The replay line of ``record`` as a dict (with the fingerprint of its secret set)."""
     guesses = []
     for s in record.steps:
-        item: dict = {"guess": s.guess, "black": s.black, "white": s.white}
+        item: dict = {"guess": s.guess, "black": s.black, "white": s.white, "seconds": round(s.seconds, 6)}
         if s.remaining is not None:
             item["remaining"] = s.remaining
         if s.phase is not None:
@@ -50,7 +50,8 @@ def to_json(record: GameRecord, secret_set: str | None = None) -> dict:
 def from_json(data: dict) -> GameRecord:
     """A :class:`GameRecord` from a replay line's dict."""
     steps = [
-        Step(g["guess"], g["black"], g["white"], g.get("remaining"), g.get("phase")) for g in data["guesses"]
+        Step(g["guess"], g["black"], g["white"], g.get("remaining"), g.get("phase"), g.get("seconds", 0.0))
+        for g in data["guesses"]
     ]
     return GameRecord(
         data["bot"], data["game"], data["secret"], data["status"], steps, data.get("seconds", 0.0), data.get("error")
@@ -88,6 +89,8 @@ class ReplayWriter:
 
 def read(path: str | Path) -> Iterator[GameRecord]:
     """The games of a replay file; a line that is not a replay raises :class:`InputError`."""
+    if not Path(path).is_file():
+        raise InputError("no such replay file", path)
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, start=1):
             if not line.strip():

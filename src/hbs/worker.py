@@ -15,6 +15,7 @@ import json
 import os
 import sys
 import traceback
+from typing import Iterator
 
 from .arena import guess_problem
 from .bot import Bot, Turn, accepts_option, load_bot, make_bot
@@ -62,13 +63,25 @@ def _answer(bot: Bot | None, request: dict) -> dict:
     return {"guess": guess, "remaining": remaining, "phase": phase}
 
 
+def _requests() -> Iterator[dict]:
+    """Requests read straight from file descriptor 0, a line each."""
+    buffer = b""
+    while True:
+        while b"\n" not in buffer:
+            chunk = os.read(0, 1 << 16)
+            if not chunk:
+                return
+            buffer += chunk
+        line, _, buffer = buffer.partition(b"\n")
+        yield json.loads(line)
+
+
 def main() -> None:
-    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    protocol = os.dup(1)
     os.dup2(2, 1)  # whatever the bot prints goes to stderr, never into the protocol
     sys.stdout = sys.stderr
     bot: Bot | None = None
-    for line in sys.stdin:
-        request = json.loads(line)
+    for request in _requests():
         try:
             reply = _answer(bot, request)
             bot = reply.pop("bot", bot)
@@ -78,8 +91,9 @@ def main() -> None:
             reply = {"error": str(exc), "exit_code": exc.exit_code}
         except Exception as exc:  # the bot's own failure: reported, the worker goes on
             reply = {"error": _last_lines(exc)}
-        protocol.write(json.dumps(reply) + "\n")
-        protocol.flush()
+        data = (json.dumps(reply) + "\n").encode()
+        while data:
+            data = data[os.write(protocol, data):]
 
 
 if __name__ == "__main__":

@@ -93,7 +93,7 @@ def test_bad_inputs_name_file_and_line(tmp_path):
         (["--bot", "knuth", "--game", "bulls", "--colors", "6"], "--colors"),
         (["--bot", "knuth", "--max-guesses", "0"], "--max-guesses"),
         (["--bot", "knuth", "--limit", "0"], "--limit"),
-        (["--bot", "entropy", "--phrases", "data/pass.txt"], "plays code games"),
+        (["--bot", "knuth", "--phrases", "data/pass.txt"], "plays code games"),
         (["--bot", "first", "--phrases", "data/pass.txt"], "enumerates at most"),
         (["--bot", "first", "--game", "phrases"], "needs --phrases"),
         (["--bot", "first", "--secrets", "no/such/file.txt"], "no/such/file.txt: no such file"),
@@ -101,3 +101,17 @@ def test_bad_inputs_name_file_and_line(tmp_path):
 )
 def test_bad_run_options(args, fragment):
     assert fragment in one_error_line(invoke("run", *args))
+
+
+def test_show_prints_one_game_of_a_replay_file(tmp_path):
+    replays = tmp_path / "r.jsonl"
+    assert invoke("run", "--bot", "knuth", "--limit", "5", "--replays", str(replays)).exit_code == 0
+    by_secret = invoke("show", str(replays), "--secret", "1113")
+    assert by_secret.exit_code == 0 and "secret '1113'" in by_secret.stdout and "SOLVED" in by_secret.stdout
+    first = invoke("show", str(replays)).stdout
+    assert "game 1/5  secret '1111'" in first and "1122" in first
+    assert "--game must be 1..5" in one_error_line(invoke("show", str(replays), "--game", "9"))
+    assert "no game with secret" in one_error_line(invoke("show", str(replays), "--secret", "9999"))
+    assert "no such replay file" in one_error_line(invoke("show", str(tmp_path / "none.jsonl")))
+    replays.write_text(replays.read_text() + "{not json\n")
+    assert f"{replays}:6:" in one_error_line(invoke("show", str(replays)))

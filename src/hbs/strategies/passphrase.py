@@ -19,6 +19,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
 from ..errors import UnsupportedGame
@@ -74,7 +75,7 @@ class PhraseBreaker:
         self._states: dict[tuple, State] = {(): State()}
         self._guesses: dict[tuple, tuple[str, str, int]] = {}
         self._features: dict[tuple, list] = {}
-        self._pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+        self._pool = ThreadPoolExecutor(max_workers=numba.get_num_threads())
         self.first_guess = self._design_first()
 
     # -- the decision ---------------------------------------------------------------------------
