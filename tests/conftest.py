@@ -10,6 +10,12 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data" / "codegolf"
 
 
+@pytest.fixture(autouse=True)
+def _scoreboard(tmp_path_factory, monkeypatch):
+    """Runs made by tests record into a scratch scoreboard, never the repository's."""
+    monkeypatch.setenv("HBS_SCOREBOARD", str(tmp_path_factory.mktemp("scoreboard")))
+
+
 @pytest.fixture
 def root() -> Path:
     return ROOT

@@ -21,7 +21,8 @@ import os
 
 from . import arena, bot as botmod, play as playmod, report, runner, runspec, solve as solvemod, tree as treemod
 from .isolation import Budgets
-from .replays import read as replay_read, regrade
+from . import scoreboard as board
+from .replays import read as replay_read, regrade, secret_set_hash as replay_hash
 from .errors import HbsError, InputError
 from .feedback import grade as grade_rule
 
@@ -37,6 +38,7 @@ ColorsOpt = Annotated[Optional[int], typer.Option("--colors", help="Mastermind c
 AlphabetOpt = Annotated[Optional[str], typer.Option("--alphabet", help="Mastermind symbols [default: 123456789].")]
 WordsOpt = Annotated[Optional[str], typer.Option("--words", help="Word list of the phrase game [default: data/words.txt].")]
 NWordsOpt = Annotated[int, typer.Option("--n-words", help="Words a phrase.")]
+ScoreboardOpt = Annotated[str, typer.Option("--scoreboard", envvar="HBS_SCOREBOARD", help="Folder of recorded runs.")]
 BotOptionOpt = Annotated[list[str], typer.Option("--bot-option", help="KEY=VALUE passed to the bot (repeatable).")]
 
 
@@ -75,6 +77,7 @@ def run(
     bots_dir: BotsDirs = [],
     replays: Annotated[Optional[str], typer.Option(help="Append one JSON line a game to this file (in secret order at the end).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Play only the secrets missing from --replays FILE.")] = False,
+    scoreboard_dir: ScoreboardOpt = "scoreboard",
     json_out: Annotated[bool, typer.Option("--json", help="Print only a JSON summary on stdout.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every game's trace.")] = False,
 ) -> None:
@@ -113,6 +116,11 @@ def run(
 
         with shown:
             outcome = runner.execute(spec, options, on_record, on_start)
+        if not outcome.interrupted:
+            board.record_run(
+                scoreboard_dir, spec.bot, board.bot_file_hash(spec.bot, bots_dir), outcome.game,
+                replay_hash(outcome.secrets), options.budgets.as_dict(), outcome.summary, outcome.records, replays,
+            )
     if json_out:
         print(json.dumps(outcome.summary.as_dict()))
     else:
@@ -140,6 +148,36 @@ def bots(
         text = entry.summary if entry.error is None else f"[red]cannot load: {entry.error}[/red]"
         table.add_row(entry.name, text)
     out.print(table)
+
+
+@app.command("board")
+def board_cmd(
+    scoreboard_dir: ScoreboardOpt = "scoreboard",
+    json_out: Annotated[bool, typer.Option("--json", help="Print a JSON list of rows.")] = False,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print Markdown tables.")] = False,
+    plot: Annotated[Optional[str], typer.Option("--plot", help="Draw the guesses-a-game distributions to FILE.png.")] = None,
+) -> None:
+    """Compare the bots that played the same secrets: solved, guesses (mean ± 95% CI), paired wins."""
+    with reported():
+        runs = board.load_runs(scoreboard_dir)
+        boards = board.standings(runs)
+        if plot:
+            board.plot(runs, plot)
+    if json_out:
+        print(json.dumps([s.as_dict() for b in boards for s in b]))
+    elif markdown:
+        print(board.markdown(boards))
+    else:
+        for b in boards:
+            table = Table(title=f"{b[0].game} — {b[0].games} secrets (set {b[0].secrets})", title_justify="left")
+            for column in ("bot", "solved", "total", "mean ± 95% CI", "median", "max", "failures", "s/game", "vs leader W/L/T"):
+                table.add_column(column, justify="left" if column in ("bot", "failures") else "right")
+            for s in b:
+                failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
+                table.add_row(s.bot, str(s.solved), str(s.total_guesses), f"{s.mean_guesses:.4f} ± {s.ci95:.4f}",
+                              f"{s.median:g}", str(s.max_guesses), failures, f"{s.seconds_per_game:.4f}",
+                              "/".join(map(str, s.vs_leader)))
+            out.print(table)
 
 
 @app.command()

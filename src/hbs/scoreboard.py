@@ -1,0 +1,166 @@
+"""The scoreboard: every run's result on disk, and standings of the bots that played the same secrets.
+
+A run is recorded as ``DIR/runs/<bot>__<game>__<secret set>.json`` (a later run of the same bot on
+the same secrets replaces it): bot, bot file hash, game, secret-set hash, budgets, summary, replay
+file, and the guesses and status of every game in secret order (for paired comparisons).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import statistics
+import time
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from .arena import GameRecord, Summary
+from .bot import ENTRY_POINT_GROUP, bot_dirs
+from .errors import InputError
+
+
+def bot_file_hash(name: str, extra_dirs: list[str]) -> str:
+    """A fingerprint of the bot's code, found the way discovery finds it, without importing it."""
+    for folder in bot_dirs(extra_dirs):
+        path = folder / f"{name}.py"
+        if path.is_file():
+            return hashlib.sha1(path.read_bytes()).hexdigest()[:16]
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            return hashlib.sha1(ep.value.encode()).hexdigest()[:16]
+    return ""
+
+
+def record_run(directory: str | Path, bot: str, bot_hash: str, game: str, secret_set: str,
+               budgets: dict, summary: Summary, records: list[GameRecord], replays: str | None) -> Path:
+    """Write one run's result; returns the file written."""
+    folder = Path(directory) / "runs"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot write the scoreboard: {exc.strerror}", directory) from None
+    data = {
+        "bot": bot, "bot_hash": bot_hash, "game": game, "secrets": secret_set, "budgets": budgets,
+        "summary": summary.as_dict(), "replays": replays, "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "guesses": [r.guesses for r in records], "statuses": [r.status for r in records],
+        "seconds_per_game": summary.seconds / max(summary.games, 1),
+    }
+    path = folder / f"{bot}__{game}__{secret_set}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data))
+    tmp.replace(path)
+    return path
+
+
+@dataclass
+class Standing:
+    """One bot's row of a board."""
+
+    bot: str
+    game: str
+    secrets: str
+    games: int
+    solved: int
+    total_guesses: int
+    mean_guesses: float
+    ci95: float
+    median: float
+    max_guesses: int
+    failures: dict
+    seconds_per_game: float
+    vs_leader: tuple[int, int, int]  # games won, lost, tied against the leader (fewer guesses wins)
+
+    def as_dict(self) -> dict:
+        out = dict(vars(self))
+        out["vs_leader"] = dict(zip(("won", "lost", "tied"), self.vs_leader))
+        return out
+
+
+def load_runs(directory: str | Path) -> list[dict]:
+    folder = Path(directory) / "runs"
+    if not folder.is_dir():
+        raise InputError("no runs recorded here yet (hbs run records them)", directory)
+    runs = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            runs.append(json.loads(path.read_text()))
+        except (ValueError, OSError) as exc:
+            raise InputError(f"not a run record ({exc})", path) from None
+    return runs
+
+
+def standings(runs: list[dict]) -> list[list[Standing]]:
+    """Boards, one per (game, secret set), bots ranked by solved (more first), then mean guesses."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for run in runs:
+        groups.setdefault((run["game"], run["secrets"]), []).append(run)
+    boards = []
+    for (game, secrets), group in sorted(groups.items()):
+        group.sort(key=lambda r: (-r["summary"]["solved"], r["summary"]["mean_guesses"], r["bot"]))
+        leader = group[0]["guesses"]
+        board = []
+        for run in group:
+            g = run["guesses"]
+            sd = statistics.stdev(g) if len(g) > 1 else 0.0
+            s = run["summary"]
+            won = sum(a < b for a, b in zip(g, leader))
+            lost = sum(a > b for a, b in zip(g, leader))
+            board.append(Standing(
+                run["bot"], game, secrets, s["games"], s["solved"], s["total_guesses"], s["mean_guesses"],
+                1.96 * sd / math.sqrt(len(g)) if g else 0.0, float(statistics.median(g)) if g else 0.0,
+                s["max_guesses"], s["failures"], run["seconds_per_game"], (won, lost, len(g) - won - lost),
+            ))
+        boards.append(board)
+    return boards
+
+
+def markdown(boards: list[list[Standing]]) -> str:
+    """The boards as Markdown tables."""
+    out = []
+    for board in boards:
+        first = board[0]
+        out.append(f"### {first.game} ({first.games} secrets, set {first.secrets})\n")
+        out.append("| bot | solved | total | mean ± 95% CI | median | max | failures | s/game | vs leader (W/L/T) |")
+        out.append("|---|---:|---:|---:|---:|---:|---|---:|---|")
+        for s in board:
+            failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
+            out.append(f"| {s.bot} | {s.solved} | {s.total_guesses} | {s.mean_guesses:.4f} ± {s.ci95:.4f} | "
+                       f"{s.median:g} | {s.max_guesses} | {failures} | {s.seconds_per_game:.4f} | "
+                       f"{'/'.join(map(str, s.vs_leader))} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def plot(runs: list[dict], path: str | Path) -> None:
+    """Bars of the distribution of guesses a game, one panel a board, one colour a bot."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("--plot needs matplotlib: pip install matplotlib") from None
+    boards = standings(runs)
+    by_key = {(r["game"], r["secrets"], r["bot"]): r for r in runs}
+    fig, axes = plt.subplots(len(boards), 1, figsize=(8, 3.2 * len(boards)), squeeze=False)
+    for ax, board in zip(axes[:, 0], boards):
+        bots = [s.bot for s in board]
+        width = 0.8 / len(bots)
+        for k, s in enumerate(board):
+            guesses = by_key[(s.game, s.secrets, s.bot)]["guesses"]
+            counts = {n: guesses.count(n) for n in set(guesses)}
+            xs = sorted(counts)
+            ax.bar([x + (k - (len(bots) - 1) / 2) * width for x in xs], [counts[x] for x in xs], width,
+                   label=f"{s.bot} (mean {s.mean_guesses:.3f})")
+        ax.set_title(f"{board[0].game} — {board[0].games} secrets")
+        ax.set_xlabel("guesses a game")
+        ax.set_ylabel("games")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=100)
+    except OSError as exc:
+        raise InputError(f"cannot write the plot: {exc.strerror}", path) from None
+    plt.close(fig)
