@@ -2,7 +2,7 @@
 
 from .bot import Bot, Turn
 from .errors import BotLoadError, HbsError, InputError, UnsupportedGame
-from .feedback import grade
+from .rule import grade
 from .games import CodeGame, PhraseGame, bulls, mastermind
 
 __all__ = [

@@ -19,12 +19,12 @@ from rich.table import Table
 import contextlib
 import os
 
-from . import arena, bot as botmod, play as playmod, report, runner, runspec, solve as solvemod, tree as treemod
+from . import arena, bot as botmod, report, runner, runspec
 from .isolation import Budgets
 from . import scoreboard as board
 from .replays import read as replay_read, regrade, secret_set_hash as replay_hash
 from .errors import HbsError, InputError
-from .feedback import grade as grade_rule
+from .rule import grade as grade_rule
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Run, test and rank Mastermind-family codebreaking bots.")
 out = Console(highlight=False)
@@ -236,6 +236,8 @@ def tree(
     out_file: Annotated[Optional[str], typer.Option("--out", help="Write the nested tree as JSON to this file.")] = None,
 ) -> None:
     """Print a deterministic bot's whole decision tree over every code of a code game."""
+    from . import tree as treemod
+
     with reported():
         spec = runspec.RunSpec(bot, game, pegs=pegs, colors=colors, alphabet=alphabet,
                                bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
@@ -295,6 +297,8 @@ def solve(
     Type `undo` to take the last answer back, `quit` to stop; for phrases type `solved` when the
     guess is the phrase.
     """
+    from . import solve as solvemod
+
     with reported():
         spec = runspec.RunSpec(bot, game, None, words, None, pegs, colors, alphabet, n_words,
                                bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
@@ -317,6 +321,8 @@ def play_cmd(
     seed: Annotated[Optional[int], typer.Option(help="Seed of the secret (default: a fresh one).")] = None,
 ) -> None:
     """Guess a random secret yourself; `hint` counts the secrets that still fit."""
+    from . import play as playmod
+
     with reported():
         spec = runspec.RunSpec("", game, None, words, None, pegs, colors, alphabet, n_words)
         the_game = runspec.build_game(spec)

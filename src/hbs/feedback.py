@@ -14,17 +14,10 @@ as ``uint8`` byte rows padded with zeros plus an array of lengths.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 from numba import njit, prange
 
-
-def grade(guess: str, secret: str) -> tuple[int, int]:
-    """Return ``(black, white)`` for ``guess`` against ``secret`` — the scalar reference rule."""
-    black = sum(1 for a, b in zip(guess, secret) if a == b)
-    common = sum((Counter(guess) & Counter(secret)).values())
-    return black, common - black
+from .rule import grade  # noqa: F401  (the scalar reference, re-exported beside its kernels)
 
 
 def answer_code(black: int, white: int, pegs: int) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .feedback import grade
+from .rule import grade
 
 
 class Answer(NamedTuple):

@@ -14,7 +14,7 @@ from typing import Iterator
 
 from .arena import GameRecord, Step
 from .errors import InputError
-from .feedback import grade
+from .rule import grade
 
 
 def secret_set_hash(secrets: list[str]) -> str:

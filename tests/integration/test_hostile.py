@@ -127,3 +127,15 @@ def test_sandbox_hides_the_secrets_file(tmp_path):
     assert records[0].guesses == 1  # an ordinary worker can read any file: the test can fail
     summary, records, _ = run(tmp_path, "peeker", "--bot-option", f"path={codes}", "--sandbox", secrets=["3456"])
     assert summary["solved"] == 1 and records[0].steps[0].guess == "1111" and records[0].guesses > 1
+
+
+def test_phrase_runs_do_not_depend_on_workers_or_cores(tmp_path, root):
+    phrases = tmp_path / "p.txt"
+    phrases.write_text("\n".join((root / "data" / "pass.txt").read_text().splitlines()[:6]) + "\n")
+    outs = []
+    for extra in (["--workers", "1"], ["--workers", "2"], ["--in-process"]):
+        replays = tmp_path / f"r{len(outs)}.jsonl"
+        result = runner.invoke(app, ["run", "--bot", "entropy", "--phrases", str(phrases), "--replays", str(replays), *extra])
+        assert result.exit_code == 0, result.output
+        outs.append([[g["guess"] for g in json.loads(l)["guesses"]] for l in replays.read_text().splitlines()])
+    assert outs[0] == outs[1] == outs[2]

@@ -36,6 +36,7 @@ class Settings:
 
     sample: int = 1500  # phrases drawn to design a p1 probe
     mixture_share: float = 0.05  # leave out of a probe's sample the spacings under this share
+    refresh_batch: int = 2  # spacings counted at a time (fixed: the guesses must not depend on the cores)
     enumerate_below: int = 4000  # list the phrases once at most this many fit
     score_secrets: int = 1500  # candidates the p2 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p2 guesses
@@ -165,7 +166,7 @@ class PhraseBreaker:
         weights = state.weights.astype(float)
         done: dict[int, TupleSearch] = {}
         ratios: list[float] = []
-        batch = self._pool._max_workers
+        batch = self.settings.refresh_batch
         while True:
             pending = [int(i) for i in np.argsort(-weights, kind="stable") if int(i) not in done and weights[i] > 0]
             total = sum(s.count for s in done.values())
