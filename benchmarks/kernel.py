@@ -8,7 +8,6 @@ from __future__ import annotations
 import time
 
 import numba
-import numpy as np
 
 from hbs.feedback import answer_matrix, grade_codes
 from hbs.games import bulls, mastermind

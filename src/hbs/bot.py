@@ -144,6 +144,16 @@ def accepts_option(cls: type[Bot], key: str) -> bool:
     return key in inspect.signature(cls.__init__).parameters
 
 
+def with_seed(cls: type[Bot], options: dict[str, str], seed: int | None) -> dict[str, str]:
+    """``options`` plus ``seed`` (from ``hbs run --seed``) for a bot that takes one."""
+    options = dict(options)
+    if seed is not None and "seed" not in options:
+        if not accepts_option(cls, "seed"):
+            raise InputError(f"bot {cls.name!r} takes no seed")
+        options["seed"] = str(seed)
+    return options
+
+
 def _convert(cls: type[Bot], key: str, value: str, param: inspect.Parameter) -> Any:
     kind = param.annotation
     if isinstance(kind, str):

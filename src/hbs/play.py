@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-import numpy as np
-
 from .arena import guess_problem, play
 from .bot import discover, make_bot
 from .errors import UnsupportedGame
 from .games import CodeGame, PhraseGame
 from .oracle import Oracle
+from .strategies.consistent import fitting
 from .strategies.space import space_for
 
 
@@ -47,12 +46,7 @@ class PlaySession:
             space = space_for(self.game)
         except UnsupportedGame:
             return None
-        subset = np.arange(space.size, dtype=np.int64)
-        for guess, black, white in self.history:
-            subset = subset[space.answers(guess, subset) == space.answer(black, white)]
-            own = space.index(guess)
-            subset = subset[subset != own] if own is not None else subset
-        return len(subset)
+        return len(fitting(space, self.history))
 
 
 def bots_on(game: CodeGame | PhraseGame, secret: str, max_guesses: int = 100) -> list[tuple[str, str]]:

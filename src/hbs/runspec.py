@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .bot import Bot, accepts_option, load_bot, make_bot, project_root
+from .bot import Bot, load_bot, make_bot, project_root, with_seed
 from .errors import InputError
 from .games import DEFAULT_ALPHABET, CodeGame, PhraseGame, bulls, mastermind
 from .loaders import load_codes, load_phrases, load_words
@@ -91,9 +91,4 @@ def build_secrets(spec: RunSpec, game: CodeGame | PhraseGame) -> list[str]:
 def build_bot(spec: RunSpec) -> Bot:
     """The bot ``spec`` names, with its options (``--seed`` goes to bots that take a seed)."""
     cls = load_bot(spec.bot, spec.bots_dirs)
-    options = dict(spec.bot_options)
-    if spec.seed is not None and "seed" not in options:
-        if not accepts_option(cls, "seed"):
-            raise InputError(f"bot {spec.bot!r} takes no seed")
-        options["seed"] = str(spec.seed)
-    return make_bot(cls, options)
+    return make_bot(cls, with_seed(cls, spec.bot_options, spec.seed))

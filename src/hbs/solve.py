@@ -10,7 +10,8 @@ import numpy as np
 from .answers import parse_answer
 from .bot import Bot, Turn
 from .games import CodeGame, PhraseGame
-from .strategies.space import CodeSpace, space_for
+from .strategies.consistent import fitting
+from .strategies.space import space_for
 
 
 class NoCodeFits(Exception):
@@ -62,13 +63,7 @@ class SolveSession:
         return True
 
     def _fitting(self, history: list[Turn]) -> np.ndarray:
-        assert isinstance(self.space, CodeSpace)
-        subset = np.arange(self.space.size, dtype=np.int64)
-        for guess, black, white in history:
-            subset = subset[self.space.answers(guess, subset) == self.space.answer(black, white)]
-            own = self.space.index(guess)
-            subset = subset[subset != own] if own is not None else subset
-        return subset
+        return fitting(self.space, history)
 
     def _conflict(self) -> tuple[int, ...] | None:
         """The fewest answers (up to three) that together fit no code."""

@@ -18,8 +18,8 @@ import traceback
 from typing import Iterator
 
 from .arena import guess_problem
-from .bot import Bot, Turn, accepts_option, load_bot, make_bot
-from .errors import HbsError, InputError, UnsupportedGame
+from .bot import Bot, Turn, load_bot, make_bot, with_seed
+from .errors import HbsError, UnsupportedGame
 from .games import CodeGame, PhraseGame
 
 
@@ -44,12 +44,7 @@ def _last_lines(exc: BaseException, keep: int = 6) -> str:
 def _answer(bot: Bot | None, request: dict) -> dict:
     if request["op"] == "setup":
         bot_cls = load_bot(request["bot"], request.get("bots_dirs", []))
-        options = dict(request.get("options", {}))
-        if request.get("seed") is not None and "seed" not in options:
-            if not accepts_option(bot_cls, "seed"):
-                raise InputError(f"bot {request['bot']!r} takes no seed")
-            options["seed"] = str(request["seed"])
-        made = make_bot(bot_cls, options)
+        made = make_bot(bot_cls, with_seed(bot_cls, request.get("options", {}), request.get("seed")))
         made.setup(game_from_payload(request["game"]))
         return {"ok": True, "bot": made}
     assert bot is not None, "guess before setup"

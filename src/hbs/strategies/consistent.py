@@ -10,6 +10,23 @@ from ..bot import Bot, Turn
 from .space import space_for
 
 
+def narrow(space, subset: np.ndarray, guess: str, black: int, white: int) -> np.ndarray:
+    """The members of ``subset`` that would answer ``(black, white)`` to ``guess`` and are not the
+    guess itself (the game went on, so the guess was not the secret; in the phrase game a guess can
+    get the same answer as an exact match: "a a" against "a an")."""
+    found = subset[space.answers(guess, subset) == space.answer(black, white)]
+    own = space.index(guess)
+    return found[found != own] if own is not None else found
+
+
+def fitting(space, history) -> np.ndarray:
+    """Indices of the members of ``space`` consistent with every ``(guess, black, white)``."""
+    subset = np.arange(space.size, dtype=np.int64)
+    for guess, black, white in history:
+        subset = narrow(space, subset, guess, black, white)
+    return subset
+
+
 class NoConsistentSecret(RuntimeError):
     """The answers of the history fit no secret of the game."""
 
@@ -33,16 +50,7 @@ class ConsistentBot(Bot):
         key = _key(history)
         found = self._sets.get(key)
         if found is None:
-            parent = self.consistent(key[:-1])
-            guess, black, white = key[-1]
-            answers = self.space.answers(guess, parent)
-            found = parent[answers == self.space.answer(black, white)]
-            # The game went on, so the guess itself is not the secret (in the phrase game a guess
-            # can get the same answer as an exact match: "a a" against "a an").
-            own = self.space.index(guess)
-            if own is not None:
-                found = found[found != own]
-            self._sets[key] = found
+            found = self._sets[key] = narrow(self.space, self.consistent(key[:-1]), *key[-1])
         return found
 
     def guess(self, history: Sequence[Turn]) -> str:

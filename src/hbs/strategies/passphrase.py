@@ -15,7 +15,6 @@ Phases (the ``phase`` a bot reports):
 from __future__ import annotations
 
 import hashlib
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
