@@ -52,7 +52,9 @@ def sandbox_command(paths: list[Path]) -> list[str]:
         raise InputError("--sandbox needs bubblewrap (bwrap): apt-get install bubblewrap")
     keep = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), Path(sys.executable).resolve().parent}
     keep |= {p.resolve() for p in paths if p.exists()}
-    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr"]
+    # the scratch /tmp first: the binds below go on top of it (a venv or checkout may live in /tmp)
+    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--tmpfs", "/tmp",
+            "--ro-bind", "/usr", "/usr"]
     for link in ("lib", "lib64", "bin"):
         target = Path("/") / link
         if target.is_symlink():
@@ -61,7 +63,7 @@ def sandbox_command(paths: list[Path]) -> list[str]:
             args += ["--ro-bind", str(target), str(target)]
     for path in sorted(keep):
         args += ["--ro-bind", str(path), str(path)]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
+    args += ["--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp",
              "--setenv", "NUMBA_CACHE_DIR", "/tmp/numba-cache"]
     return args
 
