@@ -11,6 +11,7 @@ from typing import Callable, Iterable, Sequence
 
 from .bot import Bot, Turn
 from .errors import HbsError, InputError, UnsupportedGame
+from .isolation import Worker, WorkerFailure
 from .oracle import Oracle
 
 STATUSES = ("solved", "exhausted", "timeout", "error", "invalid")
@@ -60,6 +61,23 @@ def guess_problem(guess: object) -> str | None:
     return None
 
 
+def _take(record: GameRecord, oracle: Oracle, guess: object, problem: str | None,
+          remaining: int | None, phase: str | None, spent: float) -> bool:
+    """Apply one guess to the game: invalid ends it, else the oracle answers and the step is kept.
+
+    Returns True when the game is over (invalid or solved).
+    """
+    problem = problem or guess_problem(guess)
+    if problem:
+        record.status, record.error = "invalid", str(problem)
+        return True
+    answer = oracle.ask(guess)
+    record.steps.append(Step(guess, answer.black, answer.white, remaining, phase, spent))
+    if answer.solved:
+        record.status = "solved"
+    return answer.solved
+
+
 def play(bot: Bot, game_name: str, secret: str, max_guesses: int) -> GameRecord:
     """Play one game of ``bot`` against ``secret`` in this process, within ``max_guesses``."""
     oracle = Oracle(secret)
@@ -73,21 +91,12 @@ def play(bot: Bot, game_name: str, secret: str, max_guesses: int) -> GameRecord:
             guess = bot.guess(tuple(history))
         except Exception as exc:
             record.status = "error"
-            record.error = _last_lines(exc)
+            record.error = last_lines(exc)
             break
-        problem = guess_problem(guess)
-        if problem:
-            record.status = "invalid"
-            record.error = problem
+        if _take(record, oracle, guess, None, bot.remaining, bot.phase, time.perf_counter() - tick):
             break
-        answer = oracle.ask(guess)
-        record.steps.append(
-            Step(guess, answer.black, answer.white, bot.remaining, bot.phase, time.perf_counter() - tick)
-        )
-        if answer.solved:
-            record.status = "solved"
-            break
-        history.append(Turn(guess, answer.black, answer.white))
+        step = record.steps[-1]
+        history.append(Turn(guess, step.black, step.white))
     record.seconds = time.perf_counter() - start
     return record
 
@@ -129,8 +138,6 @@ class Contestant:
 
     def ready(self) -> None:
         """Start the worker and set the bot up; raises for a bot that declines or fails setup."""
-        from .isolation import Worker, WorkerFailure
-
         if self.worker is not None:
             return
         self.worker = Worker(self.budgets.memory_mb, self.prefix, self.threads)
@@ -158,8 +165,6 @@ class Contestant:
 
 def play_isolated(contestant: Contestant, game_name: str, secret: str) -> GameRecord:
     """Play one game through a worker: per-guess deadline plus the game's time bank."""
-    from .isolation import WorkerFailure
-
     budgets = contestant.budgets
     oracle = Oracle(secret)
     record = GameRecord(contestant.ref.name, game_name, secret, "exhausted")
@@ -185,18 +190,11 @@ def play_isolated(contestant: Contestant, game_name: str, secret: str) -> GameRe
             record.status, record.error = "error", str(reply.get("error") or reply.get("unsupported"))
             break
         guess = reply.get("guess")
-        problem = reply.get("invalid") or guess_problem(guess)
-        if problem:
-            record.status, record.error = "invalid", str(problem)
-            break
-        answer = oracle.ask(guess)
         remaining = reply.get("remaining") if isinstance(reply.get("remaining"), int) else None
         phase = reply.get("phase") if isinstance(reply.get("phase"), str) else None
-        record.steps.append(Step(guess, answer.black, answer.white, remaining, phase, spent))
-        if answer.solved:
-            record.status = "solved"
+        if _take(record, oracle, guess, reply.get("invalid"), remaining, phase, spent):
             break
-        history.append([guess, answer.black, answer.white])
+        history.append([guess, record.steps[-1].black, record.steps[-1].white])
     record.seconds = time.perf_counter() - start
     return record
 
@@ -309,6 +307,7 @@ def summarize(bot: str, game: str, records: Sequence[GameRecord], seconds: float
     )
 
 
-def _last_lines(exc: BaseException, keep: int = 6) -> str:
+def last_lines(exc: BaseException, keep: int = 6) -> str:
+    """The last ``keep`` lines of an exception's traceback (what a replay keeps of an error)."""
     lines = "".join(traceback.format_exception(exc)).rstrip().splitlines()
     return "\n".join(lines[-keep:])

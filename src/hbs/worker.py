@@ -14,10 +14,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-import traceback
 from typing import Iterator
 
-from .arena import guess_problem
+from .arena import guess_problem, last_lines
 from .bot import Bot, Turn, load_bot, make_bot, with_seed
 from .errors import HbsError, UnsupportedGame
 from .games import CodeGame, PhraseGame
@@ -34,11 +33,6 @@ def game_from_payload(data: dict) -> CodeGame | PhraseGame:
     if data["kind"] == "phrases":
         return PhraseGame(tuple(data["words"]), data["n_words"])
     return CodeGame(data["kind"], data["pegs"], data["colors"], data["alphabet"])
-
-
-def _last_lines(exc: BaseException, keep: int = 6) -> str:
-    lines = "".join(traceback.format_exception(exc)).rstrip().splitlines()
-    return "\n".join(lines[-keep:])
 
 
 def _answer(bot: Bot | None, request: dict) -> dict:
@@ -85,7 +79,7 @@ def main() -> None:
         except HbsError as exc:
             reply = {"error": str(exc), "exit_code": exc.exit_code}
         except Exception as exc:  # the bot's own failure: reported, the worker goes on
-            reply = {"error": _last_lines(exc)}
+            reply = {"error": last_lines(exc)}
         data = (json.dumps(reply) + "\n").encode()
         while data:
             data = data[os.write(protocol, data):]
