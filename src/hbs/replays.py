@@ -110,7 +110,12 @@ def resume(path: str | Path, bot: str, game: str, secrets: list[str]) -> list[Ga
     path = Path(path)
     if not path.exists():
         return []
-    raw = path.read_bytes()
+    if not path.is_file():
+        raise InputError("not a replay file", path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path) from None
     if raw and not raw.endswith(b"\n"):
         raw = raw[: raw.rfind(b"\n") + 1]
         with open(path, "r+b") as fh:

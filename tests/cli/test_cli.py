@@ -97,6 +97,9 @@ def test_bad_inputs_name_file_and_line(tmp_path):
         (["--bot", "first", "--phrases", "data/pass.txt"], "enumerates at most"),
         (["--bot", "first", "--game", "phrases"], "needs --phrases"),
         (["--bot", "first", "--secrets", "no/such/file.txt"], "no/such/file.txt: no such file"),
+        (["--bot", "knuth", "--replays", "data", "--resume"], "data: not a replay file"),
+        (["--bot", "knuth", "--resume"], "--resume needs --replays"),
+        (["--bot", "knuth", "--workers", "0"], "--workers"),
     ],
 )
 def test_bad_run_options(args, fragment):
