@@ -86,7 +86,7 @@ def run(
     memory is killed and replaced.  Statuses: solved, exhausted, timeout, error, invalid.
     """
     with reported():
-        for flag, value in (("--max-guesses", max_guesses), ("--memory", memory), ("--workers", workers or 1)):
+        for flag, value in (("--max-guesses", max_guesses), ("--memory", memory), ("--workers", 1 if workers is None else workers)):
             if value < 1:
                 raise InputError(f"{flag} must be at least 1, got {value}")
         for flag, value in (("--guess-timeout", guess_timeout), ("--game-timeout", game_timeout), ("--setup-timeout", setup_timeout)):
@@ -98,7 +98,7 @@ def run(
         )
         options = runner.RunOptions(
             Budgets(max_guesses, guess_timeout, game_timeout, setup_timeout, memory),
-            workers or os.cpu_count() or 1, in_process, sandbox, replays, resume,
+            workers if workers is not None else (os.cpu_count() or 1), in_process, sandbox, replays, resume,
         )
         progress: list[report.RunProgress] = []
         shown = contextlib.ExitStack()
