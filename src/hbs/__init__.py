@@ -1,21 +1,35 @@
-"""hbs — a competition runner for Mastermind-family codebreaking bots."""
+"""hbs — a competition runner for Mastermind-family codebreaking bots.
 
-from .bot import Bot, Turn
-from .errors import BotLoadError, HbsError, InputError, UnsupportedGame
-from .rule import grade
-from .games import CodeGame, PhraseGame, bulls, mastermind
+The names below load on first use (PEP 562), so that ``import hbs`` stays cheap for the command's
+entry point and for worker processes.
+"""
 
-__all__ = [
-    "Bot",
-    "BotLoadError",
-    "CodeGame",
-    "HbsError",
-    "InputError",
-    "PhraseGame",
-    "Turn",
-    "UnsupportedGame",
-    "bulls",
-    "grade",
-    "mastermind",
-]
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "Bot": "bot",
+    "Turn": "bot",
+    "BotLoadError": "errors",
+    "HbsError": "errors",
+    "InputError": "errors",
+    "UnsupportedGame": "errors",
+    "grade": "rule",
+    "CodeGame": "games",
+    "PhraseGame": "games",
+    "bulls": "games",
+    "mastermind": "games",
+}
+__all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'hbs' has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -1,3 +1,49 @@
-from .cli import app
+"""The ``hbs`` command's entry point (also ``python -m hbs``).
 
-app(prog_name="hbs")
+A run that will play in workers starts its first worker before the command line is even read:
+the worker loads Python, numpy and hbs while the runner loads typer and rich (see
+:func:`hbs.isolation.prestart`).  Everything else is :mod:`hbs.cli`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+IN_PROCESS_FLAGS = {"--in-process", "--sandbox", "--help"}
+
+
+def plays_in_workers(argv: list[str]) -> bool:
+    """Whether ``hbs`` with these arguments is a run that plays in (unsandboxed) workers."""
+    return bool(argv) and argv[0] == "run" and not IN_PROCESS_FLAGS & set(argv)
+
+
+def planned_workers(argv: list[str]) -> int:
+    """The ``--workers`` of these arguments (default: the number of cores; 1 if unreadable)."""
+    value = None
+    for i, arg in enumerate(argv):
+        if arg == "--workers" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--workers="):
+            value = arg.partition("=")[2]
+    if value is None:
+        return os.cpu_count() or 1
+    try:
+        return max(1, int(value))
+    except ValueError:  # the command line reports it
+        return 1
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if plays_in_workers(argv):
+        from .isolation import prestart
+
+        prestart(planned_workers(argv))
+    from .cli import app
+
+    app(prog_name="hbs")
+
+
+if __name__ == "__main__":
+    main()

@@ -135,19 +135,34 @@ class Contestant:
         self.ref, self.game_data, self.budgets, self.prefix = ref, game_data, budgets, prefix
         self.threads = threads
         self.worker = None
+        self._setting_up = False
 
-    def ready(self) -> None:
-        """Start the worker and set the bot up; raises for a bot that declines or fails setup."""
+    def start(self) -> None:
+        """Start the worker and send it the setup, without waiting for the answer."""
         if self.worker is not None:
             return
-        self.worker = Worker(self.budgets.memory_mb, self.prefix, self.threads)
+        self.worker = Worker.start(self.prefix)
+        self._setting_up = True
         request = {"op": "setup", "bot": self.ref.name, "options": self.ref.options, "seed": self.ref.seed,
-                   "bots_dirs": self.ref.bots_dirs, "game": self.game_data}
+                   "bots_dirs": self.ref.bots_dirs, "game": self.game_data,
+                   "memory_mb": self.budgets.memory_mb, "threads": self.threads}
         try:
-            reply = self.worker.request(request, self.budgets.setup_timeout)
+            self.worker.send(request)
         except WorkerFailure as exc:
             self.reset()
             raise HbsError(f"bot {self.ref.name!r}: setup failed: {exc}") from None
+
+    def ready(self) -> None:
+        """Start the worker and set the bot up; raises for a bot that declines or fails setup."""
+        self.start()
+        if not self._setting_up:
+            return
+        try:
+            reply = self.worker.receive(self.budgets.setup_timeout)
+        except WorkerFailure as exc:
+            self.reset()
+            raise HbsError(f"bot {self.ref.name!r}: setup failed: {exc}") from None
+        self._setting_up = False
         if "unsupported" in reply:
             self.reset()
             raise UnsupportedGame(reply["unsupported"])
@@ -161,6 +176,7 @@ class Contestant:
         if self.worker is not None:
             self.worker.kill()
             self.worker = None
+        self._setting_up = False
 
 
 def play_isolated(contestant: Contestant, game_name: str, secret: str) -> GameRecord:
@@ -216,9 +232,15 @@ def run_isolated(
     """
     workers = max(1, min(workers, len(secrets)))
     threads = max(1, (os.cpu_count() or 1) // workers)
-    first = Contestant(ref, game_data, budgets, prefix, threads)
-    first.ready()
-    contestants = [first] + [Contestant(ref, game_data, budgets, prefix, threads) for _ in range(workers - 1)]
+    contestants = [Contestant(ref, game_data, budgets, prefix, threads) for _ in range(workers)]
+    try:
+        for contestant in contestants:  # all set up at once; the first answers for the bot
+            contestant.start()
+        contestants[0].ready()
+    except BaseException:
+        for contestant in contestants:
+            contestant.reset()
+        raise
     records: list[GameRecord | None] = [None] * len(secrets)
     lock = threading.Lock()
     queue = iter(range(len(secrets)))
@@ -243,11 +265,11 @@ def run_isolated(
             failure.append(exc)
             stop.set()
 
-    threads = [threading.Thread(target=serve, args=(c,), daemon=True) for c in contestants]
-    for t in threads:
+    servers = [threading.Thread(target=serve, args=(c,), daemon=True) for c in contestants]
+    for t in servers:
         t.start()
     try:
-        for t in threads:
+        for t in servers:
             while t.is_alive():
                 t.join(0.2)
     finally:

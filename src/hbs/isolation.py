@@ -6,9 +6,9 @@ in play; the secret, the secrets file and the oracle never leave it.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
-import resource
 import select
 import shutil
 import signal
@@ -45,6 +45,26 @@ class WorkerFailure(Exception):
         super().__init__(message)
 
 
+_spares: list["Worker"] = []
+
+
+def prestart(count: int = 1) -> None:
+    """Start ``count`` workers now, while the rest of the command loads; the run's bots take them.
+
+    Python, numpy and hbs load in the workers at the same time as in the runner, instead of after
+    it.  A spare that no run takes is stopped at exit (and exits by itself at the end of its input).
+    """
+    if not _spares:
+        atexit.register(_drop_spares)
+    while len(_spares) < count:
+        _spares.append(Worker())
+
+
+def _drop_spares() -> None:
+    while _spares:
+        _spares.pop().kill()
+
+
 def sandbox_command(paths: list[Path]) -> list[str]:
     """The bubblewrap prefix: no network, read-only views of the Python installation and ``paths``."""
     bwrap = shutil.which("bwrap")
@@ -69,33 +89,46 @@ def sandbox_command(paths: list[Path]) -> list[str]:
 
 
 class Worker:
-    """One worker process and the line protocol of :mod:`hbs.worker`."""
+    """One worker process and the line protocol of :mod:`hbs.worker`.
 
-    def __init__(self, memory_mb: int, prefix: list[str] | None = None, threads: int | None = None):
-        limit = memory_mb * 1024 * 1024
+    The worker caps its own memory and threads when it is set up (before it loads the bot), so a
+    worker can be started before the run's budgets are known: see :func:`prestart`.
+    """
 
-        def cap() -> None:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        if threads:  # parallel workers share the cores: no more numba threads than a worker's share
-            env["NUMBA_NUM_THREADS"] = str(threads)
+    def __init__(self, prefix: list[str] | None = None):
         self.process = subprocess.Popen(
             [*(prefix or []), sys.executable, "-m", "hbs.worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=True, preexec_fn=cap, env=env,
+            start_new_session=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
         )
         self._buffer = b""
         self._in = self.process.stdin.fileno()
 
+    @classmethod
+    def start(cls, prefix: list[str] | None = None) -> "Worker":
+        """A fresh worker: one started by :func:`prestart` when there is one (not for a sandbox)."""
+        while _spares and prefix is None:
+            spare = _spares.pop()
+            if spare.process.poll() is None:
+                return spare
+            spare.kill()
+        return cls(prefix)
+
     def request(self, message: dict, timeout: float) -> dict:
         """Send ``message``; the reply, or :class:`WorkerFailure` after ``timeout`` seconds."""
+        self.send(message)
+        return self.receive(timeout)
+
+    def send(self, message: dict) -> None:
         try:
             data = (json.dumps(message) + "\n").encode()
             while data:
                 data = data[os.write(self._in, data):]
         except OSError:
             raise WorkerFailure("error", self._death()) from None
+
+    def receive(self, timeout: float) -> dict:
+        """The next reply, or :class:`WorkerFailure` after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         out = self.process.stdout.fileno()
         while b"\n" not in self._buffer:

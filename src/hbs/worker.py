@@ -4,7 +4,8 @@
 
 Reads one JSON request a line on stdin and writes one JSON reply a line on a private copy of
 stdout (the bot's own prints go to stderr).  Requests: ``{"op": "setup", "bot": NAME, "options":
-{...}, "bots_dirs": [...], "game": {...}}`` and ``{"op": "guess", "history": [[guess, black, white],
+{...}, "bots_dirs": [...], "game": {...}, "memory_mb": M, "threads": T}`` (the worker caps its own
+address space and numba threads before it loads the bot) and ``{"op": "guess", "history": [[guess, black, white],
 ...]}``.  Replies: ``{"ok": true}``, ``{"guess": ..., "remaining": ..., "phase": ...}``,
 ``{"invalid": why}``, ``{"error": last lines of the traceback}``, ``{"unsupported": why}``.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import sys
 from typing import Iterator
 
@@ -35,8 +37,19 @@ def game_from_payload(data: dict) -> CodeGame | PhraseGame:
     return CodeGame(data["kind"], data["pegs"], data["colors"], data["alphabet"])
 
 
+def _cap(memory_mb: int | None, threads: int | None) -> None:
+    """Limit this process before the bot's code loads: address space, and numba's thread pool
+    (numba reads ``NUMBA_NUM_THREADS`` when it is first imported, which is by the bot)."""
+    if memory_mb:
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if threads:
+        os.environ["NUMBA_NUM_THREADS"] = str(threads)
+
+
 def _answer(bot: Bot | None, request: dict) -> dict:
     if request["op"] == "setup":
+        _cap(request.get("memory_mb"), request.get("threads"))
         bot_cls = load_bot(request["bot"], request.get("bots_dirs", []))
         made = make_bot(bot_cls, with_seed(bot_cls, request.get("options", {}), request.get("seed")))
         made.setup(game_from_payload(request["game"]))

@@ -4,7 +4,10 @@ and the other games go on (a killed worker is replaced)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -146,3 +149,19 @@ def test_phrase_runs_do_not_depend_on_workers_or_cores(tmp_path, root):
         assert result.exit_code == 0, result.output
         outs.append([[g["guess"] for g in json.loads(l)["guesses"]] for l in replays.read_text().splitlines()])
     assert outs[0] == outs[1] == outs[2]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_workers_run_under_the_memory_cap_and_their_share_of_cores(tmp_path, workers):
+    # through `python -m hbs`, as a user runs it: the first worker is started before the options are
+    # read, so it must still take the run's cap (and its thread share) before the bot loads
+    codes = tmp_path / "codes.txt"
+    codes.write_text("1234\n2345\n3456\n")
+    replays = tmp_path / "r.jsonl"
+    done = subprocess.run([sys.executable, "-m", "hbs", "run", "--bot", "limits", "--bots-dir", HOSTILE,
+                           "--secrets", str(codes), "--replays", str(replays), "--memory", "1536",
+                           "--workers", str(workers), "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    share = max(1, (os.cpu_count() or 1) // workers)
+    for record in read(replays):
+        assert record.status == "error" and f"memory=1536/1536 threads={share}" in record.error, record.error

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -35,6 +36,32 @@ def test_console_script_runs_and_writes_replays(tmp_path):
 def test_python_dash_m_and_exit_code_2():
     done = subprocess.run([sys.executable, "-m", "hbs", "run", "--bot", "nobody"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "unknown bot" in done.stderr
+
+
+def _processes_with(mark: str) -> list[int]:
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if mark.encode() in environ.read_bytes():
+                found.append(int(environ.parent.name))
+        except OSError:  # gone, or not ours to read
+            pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc to list processes")
+@pytest.mark.parametrize("args", [["--bot", "nobody"], ["--bot", "knuth", "--limit", "3", "--workers", "2"]])
+def test_no_worker_outlives_its_run(tmp_path, args):
+    # `hbs run` starts a worker before it reads its options; a run that fails on them, like one that
+    # ends, must leave no worker behind
+    mark = f"HBS_TEST_RUN={tmp_path.name}"
+    env = dict(os.environ, HBS_TEST_RUN=tmp_path.name, HBS_SCOREBOARD=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "hbs", "run", *args], capture_output=True, text=True, env=env)
+    assert done.returncode in (0, 2), done.stderr
+    deadline = time.monotonic() + 10
+    while _processes_with(mark) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_with(mark) == []
 
 
 def test_interrupt_keeps_every_finished_game(tmp_path):

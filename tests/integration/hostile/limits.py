@@ -1,0 +1,14 @@
+"""Reports the limits its worker runs under, as an error on its first guess."""
+import resource
+
+import numba
+
+from hbs import Bot
+
+
+class Limits(Bot):
+    """Raises ``RuntimeError("memory=<MB> threads=<numba threads>")``."""
+
+    def guess(self, history):
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        raise RuntimeError(f"memory={soft >> 20}/{hard >> 20} threads={numba.config.NUMBA_NUM_THREADS}")
