@@ -7,8 +7,9 @@ the worker loads Python, numpy and hbs while the runner loads typer and rich (se
 
 from __future__ import annotations
 
-import os
 import sys
+
+from .isolation import cores, prestart
 
 IN_PROCESS_FLAGS = {"--in-process", "--sandbox", "--help"}
 
@@ -27,7 +28,7 @@ def planned_workers(argv: list[str]) -> int:
         elif arg.startswith("--workers="):
             value = arg.partition("=")[2]
     if value is None:
-        return os.cpu_count() or 1
+        return cores()
     try:
         return max(1, int(value))
     except ValueError:  # the command line reports it
@@ -37,8 +38,6 @@ def planned_workers(argv: list[str]) -> int:
 def main() -> None:
     argv = sys.argv[1:]
     if plays_in_workers(argv):
-        from .isolation import prestart
-
         prestart(planned_workers(argv))
     from .cli import app
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 import traceback
@@ -11,7 +10,7 @@ from typing import Callable, Iterable, Sequence
 
 from .bot import Bot, Turn
 from .errors import HbsError, InputError, UnsupportedGame
-from .isolation import Worker, WorkerFailure
+from .isolation import Worker, WorkerFailure, cores
 from .oracle import Oracle
 
 STATUSES = ("solved", "exhausted", "timeout", "error", "invalid")
@@ -231,7 +230,7 @@ def run_isolated(
     any game so that a bot that declines the game or fails its setup stops the run at once.
     """
     workers = max(1, min(workers, len(secrets)))
-    threads = max(1, (os.cpu_count() or 1) // workers)
+    threads = max(1, cores() // workers)
     contestants = [Contestant(ref, game_data, budgets, prefix, threads) for _ in range(workers)]
     try:
         for contestant in contestants:  # all set up at once; the first answers for the bot

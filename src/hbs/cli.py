@@ -16,10 +16,9 @@ from rich.console import Console
 from rich.table import Table
 
 import contextlib
-import os
 
 from . import arena, bot as botmod, report, runner, runspec
-from .isolation import Budgets
+from .isolation import Budgets, cores
 from . import scoreboard as board
 from .replays import read as replay_read, regrade, secret_set_hash as replay_hash
 from .errors import HbsError, InputError
@@ -98,7 +97,7 @@ def run(
         )
         options = runner.RunOptions(
             Budgets(max_guesses, guess_timeout, game_timeout, setup_timeout, memory),
-            workers if workers is not None else (os.cpu_count() or 1), in_process, sandbox, replays, resume,
+            workers if workers is not None else cores(), in_process, sandbox, replays, resume,
         )
         progress: list[report.RunProgress] = []
         shown = contextlib.ExitStack()

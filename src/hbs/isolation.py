@@ -48,6 +48,14 @@ class WorkerFailure(Exception):
 _spares: list["Worker"] = []
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, as a container or ``taskset`` sets it)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 def prestart(count: int = 1) -> None:
     """Start ``count`` workers now, while the rest of the command loads; the run's bots take them.
 

@@ -4,7 +4,6 @@ and the other games go on (a killed worker is replaced)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from typer.testing import CliRunner
 
 from hbs.cli import app
 from hbs.feedback import grade
+from hbs.isolation import cores
 from hbs.replays import read, regrade
 
 HOSTILE = str(Path(__file__).parent / "hostile")
@@ -162,6 +162,6 @@ def test_workers_run_under_the_memory_cap_and_their_share_of_cores(tmp_path, wor
                            "--secrets", str(codes), "--replays", str(replays), "--memory", "1536",
                            "--workers", str(workers), "--json"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    share = max(1, (os.cpu_count() or 1) // workers)
+    share = max(1, cores() // workers)
     for record in read(replays):
         assert record.status == "error" and f"memory=1536/1536 threads={share}" in record.error, record.error
