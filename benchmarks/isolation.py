@@ -2,7 +2,7 @@
 
     python benchmarks/isolation.py [--repeat 7] [--bot knuth] [--game mastermind]
 
-The modes take turns (in-process, 1 worker, 2 workers, in-process, ...) so that a slow spell of
+The modes take turns (in-process, 1 worker, 2 workers, default, in-process, ...) so that a slow spell of
 the machine hits them alike.  Prints, for each mode, the median and the best of the repeats of the
 process's wall time, the in-run seconds, and the wall time against --in-process.
 """
@@ -19,8 +19,9 @@ import time
 
 MODES = {
     "in-process": ["--in-process"],
-    "1 worker": ["--workers", "1"],
+    "1 worker": ["--workers", "1"],  # the same serial schedule as --in-process: the cost of isolation alone
     "2 workers": ["--workers", "2"],
+    "default": [],  # --workers = the usable cores
 }
 
 

@@ -14,10 +14,12 @@ import itertools
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DEFAULT_ALPHABET = "123456789"
 DIGITS = "0123456789"
@@ -74,15 +76,18 @@ class CodeGame:
         """How many answer codes exist (``(pegs + 1) ** 2``, some unreachable)."""
         return (self.pegs + 1) ** 2
 
+    def _rows(self):
+        """Every code as a tuple of symbol indices, in lexicographic order."""
+        if self.distinct:
+            return itertools.permutations(range(self.colors), self.pegs)
+        return itertools.product(range(self.colors), repeat=self.pegs)
+
     @cached_property
     def space(self) -> np.ndarray:
         """Every code as ``uint8[size, pegs]`` symbol indices, in lexicographic order."""
-        if self.distinct:
-            rows = itertools.permutations(range(self.colors), self.pegs)
-        else:
-            rows = itertools.product(range(self.colors), repeat=self.pegs)
-        out = np.array(list(rows), dtype=np.uint8)
-        return out.reshape(self.size, self.pegs)
+        import numpy as np  # here, not at the top: the runner process does not need numpy
+
+        return np.array(list(self._rows()), dtype=np.uint8).reshape(self.size, self.pegs)
 
     def format(self, row: np.ndarray) -> str:
         """The written form of a code given as symbol indices."""
@@ -93,6 +98,8 @@ class CodeGame:
         problem = self.problem(text)
         if problem:
             raise ValueError(problem)
+        import numpy as np
+
         return np.array([self.symbols.index(ch) for ch in text], dtype=np.uint8)
 
     def problem(self, text: str) -> str | None:
@@ -123,7 +130,7 @@ class CodeGame:
 
     def codes(self) -> list[str]:
         """Every code, written, in lexicographic order."""
-        return ["".join(self.symbols[i] for i in row) for row in self.space.tolist()]
+        return ["".join(self.symbols[i] for i in row) for row in self._rows()]
 
 
 @dataclass(frozen=True, eq=True)

