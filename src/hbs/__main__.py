@@ -37,8 +37,8 @@ def planned_workers(argv: list[str]) -> int:
 
 def main() -> None:
     argv = sys.argv[1:]
-    if plays_in_workers(argv):
-        prestart(planned_workers(argv))
+    if plays_in_workers(argv):  # never more than the cores: the rest start when the run needs them
+        prestart(min(planned_workers(argv), cores()))
     from .cli import app
 
     app(prog_name="hbs")
