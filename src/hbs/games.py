@@ -93,15 +93,6 @@ class CodeGame:
         """The written form of a code given as symbol indices."""
         return "".join(self.symbols[int(i)] for i in row)
 
-    def parse(self, text: str) -> np.ndarray:
-        """Symbol indices of a written code; raises ``ValueError`` when it is not a code of this game."""
-        problem = self.problem(text)
-        if problem:
-            raise ValueError(problem)
-        import numpy as np
-
-        return np.array([self.symbols.index(ch) for ch in text], dtype=np.uint8)
-
     def problem(self, text: str) -> str | None:
         """Why ``text`` is not a code of this game, or ``None`` when it is."""
         if len(text) != self.pegs:

@@ -62,12 +62,11 @@ def prestart(count: int = 1) -> None:
     Python, numpy and hbs load in the workers at the same time as in the runner, instead of after
     it.  A spare that no run takes is stopped at exit (and exits by itself at the end of its input).
     """
-    if not _spares:
-        atexit.register(_drop_spares)
     while len(_spares) < count:
         _spares.append(Worker())
 
 
+@atexit.register
 def _drop_spares() -> None:
     while _spares:
         _spares.pop().kill()
