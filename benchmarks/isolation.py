@@ -1,28 +1,45 @@
-"""What isolation costs: `hbs run --bot knuth --game mastermind` in workers against --in-process.
+"""What isolation and confinement cost: wall time of whole `hbs run` commands, modes taking turns.
 
     python benchmarks/isolation.py [--repeat 7] [--bot knuth] [--game mastermind]
+    python benchmarks/isolation.py --phrases data/pass.txt [--repeat 1] [--limit N]
 
-The modes take turns (in-process, 1 worker, 2 workers, default, in-process, ...) so that a slow spell of
-the machine hits them alike.  Prints, for each mode, the median and the best of the repeats of the
-process's wall time, the in-run seconds, and the wall time against --in-process.
+Code games (default): `--in-process`, confined workers (1, 2, default), Landlock and unconfined
+workers.  With --phrases: the main job (`--bot entropy`) confined (the default) against
+`--unconfined`, each with a cold compile cache (a fresh, empty one) and then warm (the same one
+again).  The modes take turns so that a slow spell of the machine hits them alike.  Prints, for
+each mode, the median and best wall time of the process, the in-run seconds, and the median wall
+time against the first mode.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-MODES = {
+CODE_MODES = {
     "in-process": ["--in-process"],
     "1 worker": ["--workers", "1"],  # the same serial schedule as --in-process: the cost of isolation alone
     "2 workers": ["--workers", "2"],
-    "default": [],  # --workers = the usable cores
+    "default": [],  # --workers = the usable cores, confined by the best mechanism here
+    "landlock": ["--sandbox", "landlock"],
+    "unconfined": ["--unconfined"],
 }
+PHRASE_MODES = ["unconfined cold", "confined cold", "unconfined warm", "confined warm"]
+
+
+def timed(args: list[str], env: dict) -> tuple[float, float, dict]:
+    start = time.perf_counter()
+    done = subprocess.run(args, capture_output=True, text=True, env=env)
+    if done.returncode:
+        sys.exit(done.stderr)
+    summary = json.loads(done.stdout)
+    return time.perf_counter() - start, summary["seconds"], summary
 
 
 def main() -> None:
@@ -30,27 +47,41 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--bot", default="knuth")
     parser.add_argument("--game", default="mastermind")
+    parser.add_argument("--phrases", help="compare the phrase job confined and unconfined, cold and warm")
+    parser.add_argument("--limit", type=int)
     args = parser.parse_args()
-    hbs = [sys.executable, "-m", "hbs"]  # not a launcher script: a pyenv shim alone adds 0.1 s a run
+    hbs = [sys.executable, "-m", "hbs", "run", "--json"]  # not a launcher script: a pyenv shim adds 0.1 s
     board = tempfile.mkdtemp(prefix="hbs-bench-")  # the project's scoreboard is left alone
-    walls: dict[str, list[float]] = {mode: [] for mode in MODES}
-    inruns: dict[str, list[float]] = {mode: [] for mode in MODES}
+    limit = ["--limit", str(args.limit)] if args.limit else []
+    walls: dict[str, list[float]] = {}
+    inruns: dict[str, list[float]] = {}
+    totals: dict[str, set] = {}
     for _ in range(args.repeat):
-        for mode, extra in MODES.items():
-            start = time.perf_counter()
-            done = subprocess.run([*hbs, "run", "--bot", args.bot, "--game", args.game, "--json",
-                                   "--scoreboard", board, *extra], capture_output=True, text=True, check=True)
-            walls[mode].append(time.perf_counter() - start)
-            inruns[mode].append(json.loads(done.stdout)["seconds"])
-    base_median = statistics.median(walls["in-process"])
-    base_best = min(walls["in-process"])
-    print(f"{args.bot} on {args.game}, {args.repeat} runs a mode")
-    print(f"{'mode':12s} {'median wall s':>14s} {'best wall s':>12s} {'median in-run s':>16s} "
-          f"{'median vs in-process':>21s} {'best vs in-process':>19s}")
-    for mode in MODES:
+        if args.phrases:
+            caches = {kind: tempfile.mkdtemp(prefix=f"hbs-cache-{kind}-") for kind in ("confined", "unconfined")}
+            runs = [(mode, ["--bot", "entropy", "--phrases", args.phrases, *limit,
+                            *(["--unconfined"] if mode.startswith("unconfined") else [])]) for mode in PHRASE_MODES]
+        else:
+            caches = None
+            runs = [(mode, ["--bot", args.bot, "--game", args.game, *limit, *extra]) for mode, extra in CODE_MODES.items()]
+        for mode, extra in runs:
+            env = dict(os.environ, HBS_SCOREBOARD=board)
+            if caches:  # a fresh compile cache a round: the first run of each kind is cold
+                env["HBS_CACHE"] = caches["confined"]
+                env["NUMBA_CACHE_DIR"] = caches["unconfined"]  # unconfined workers inherit it; confined ones do not
+            wall, inrun, summary = timed([*hbs, *extra], env)
+            walls.setdefault(mode, []).append(wall)
+            inruns.setdefault(mode, []).append(inrun)
+            totals.setdefault(mode, set()).add(summary["total_guesses"])
+    base = next(iter(walls))
+    print(f"{'entropy on ' + args.phrases if args.phrases else args.bot + ' on ' + args.game}, {args.repeat} runs a mode")
+    print(f"{'mode':16s} {'median wall s':>14s} {'best wall s':>12s} {'median in-run s':>16s} "
+          f"{'median vs ' + base:>26s} {'total guesses':>14s}")
+    for mode in walls:
         median, best = statistics.median(walls[mode]), min(walls[mode])
-        print(f"{mode:12s} {median:14.2f} {best:12.2f} {statistics.median(inruns[mode]):16.3f} "
-              f"{100 * (median / base_median - 1):+20.0f}% {100 * (best / base_best - 1):+18.0f}%")
+        ratio = 100 * (median / statistics.median(walls[base]) - 1)
+        print(f"{mode:16s} {median:14.2f} {best:12.2f} {statistics.median(inruns[mode]):16.3f} "
+              f"{ratio:+25.1f}% {','.join(map(str, sorted(totals[mode]))):>14s}")
 
 
 if __name__ == "__main__":

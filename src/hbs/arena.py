@@ -8,9 +8,10 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from .bot import Bot, Turn
+from .bot import Bot, BotSource, Turn
+from .confinement import Plan
 from .errors import HbsError, InputError, UnsupportedGame
-from .isolation import Worker, WorkerFailure, cores
+from .isolation import UNCONFINED, Worker, WorkerFailure, cores
 from .oracle import Oracle
 
 STATUSES = ("solved", "exhausted", "timeout", "error", "invalid")
@@ -119,19 +120,22 @@ def run(
 
 @dataclass
 class BotRef:
-    """How a worker finds and builds the bot: its name, options and extra bot folders."""
+    """How a worker finds and builds the bot: where its code is, its options and seed."""
 
-    name: str
+    source: BotSource
     options: dict[str, str] = field(default_factory=dict)
-    bots_dirs: list[str] = field(default_factory=list)
     seed: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.source.name
 
 
 class Contestant:
     """A bot in a worker process, started (and set up) on demand, replaced after a failure."""
 
-    def __init__(self, ref: BotRef, game_data: dict, budgets, prefix: list[str] | None, threads: int | None = None):
-        self.ref, self.game_data, self.budgets, self.prefix = ref, game_data, budgets, prefix
+    def __init__(self, ref: BotRef, game_data: dict, budgets, plan: Plan = UNCONFINED, threads: int | None = None):
+        self.ref, self.game_data, self.budgets, self.plan = ref, game_data, budgets, plan
         self.threads = threads
         self.worker = None
         self._setting_up = False
@@ -140,11 +144,11 @@ class Contestant:
         """Start the worker and send it the setup, without waiting for the answer."""
         if self.worker is not None:
             return
-        self.worker = Worker.start(self.prefix)
+        self.worker = Worker.start(self.plan)
         self._setting_up = True
-        request = {"op": "setup", "bot": self.ref.name, "options": self.ref.options, "seed": self.ref.seed,
-                   "bots_dirs": self.ref.bots_dirs, "game": self.game_data,
-                   "memory_mb": self.budgets.memory_mb, "threads": self.threads}
+        request = {"op": "setup", "source": self.ref.source.as_dict(), "options": self.ref.options,
+                   "seed": self.ref.seed, "game": self.game_data, "memory_mb": self.budgets.memory_mb,
+                   "threads": self.threads, "confine": self.worker.confinement()}
         try:
             self.worker.send(request)
         except WorkerFailure as exc:
@@ -222,7 +226,7 @@ def run_isolated(
     budgets,
     workers: int = 1,
     on_record: Callable[[GameRecord], None] | None = None,
-    prefix: list[str] | None = None,
+    plan: Plan = UNCONFINED,
 ) -> list[GameRecord]:
     """Play every secret in worker processes, ``workers`` games at a time; records in secret order.
 
@@ -231,7 +235,7 @@ def run_isolated(
     """
     workers = max(1, min(workers, len(secrets)))
     threads = max(1, cores() // workers)
-    contestants = [Contestant(ref, game_data, budgets, prefix, threads) for _ in range(workers)]
+    contestants = [Contestant(ref, game_data, budgets, plan, threads) for _ in range(workers)]
     try:
         for contestant in contestants:  # all set up at once; the first answers for the bot
             contestant.start()

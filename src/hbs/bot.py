@@ -85,36 +85,83 @@ def bot_dirs(extra: Sequence[str | Path] = ()) -> list[Path]:
     return out
 
 
-def discover(extra: Sequence[str | Path] = ()) -> dict[str, BotEntry]:
-    """Every bot by name (folders first, then entry points), loaded or with its load error."""
+@dataclass(frozen=True)
+class BotSource:
+    """Where a bot's code is, found without running any of it: a file, or an entry point."""
+
+    name: str
+    path: str | None = None  # bots/NAME.py
+    entry_point: str | None = None  # "module:Class" of the group hbs.bots
+
+    @property
+    def origin(self) -> str:
+        return self.path or f"entry point {self.entry_point}"
+
+    def files(self) -> list[Path]:
+        """The bot's own files: its module, and its data folder ``bots/NAME/`` when there is one."""
+        if self.path is None:
+            return []
+        path = Path(self.path)
+        folder = path.with_suffix("")
+        return [path, folder] if folder.is_dir() else [path]
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "path": self.path, "entry_point": self.entry_point}
+
+
+def sources(extra: Sequence[str | Path] = ()) -> dict[str, BotSource]:
+    """Every bot by name (folders first, then entry points), without importing any."""
     for folder in extra:
         if not Path(folder).is_dir():
             raise InputError("no such bots folder", folder)
-    found: dict[str, BotEntry] = {}
+    found: dict[str, BotSource] = {}
     for folder in bot_dirs(extra):
         if not folder.is_dir():
             continue
         for path in sorted(folder.glob("*.py")):
-            name = path.stem
-            if name.startswith("_") or name in found:
-                continue
-            found[name] = _load_file(name, path)
+            if not path.stem.startswith("_") and path.stem not in found:
+                found[path.stem] = BotSource(path.stem, path=str(path))
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         if ep.name not in found:
-            found[ep.name] = _load_entry_point(ep)
+            found[ep.name] = BotSource(ep.name, entry_point=ep.value)
     return found
 
 
-def load_bot(name: str, extra: Sequence[str | Path] = ()) -> type[Bot]:
-    """The class of bot ``name``; raises :class:`BotLoadError` when unknown or broken."""
-    entries = discover(extra)
-    entry = entries.get(name)
-    if entry is None:
-        known = ", ".join(sorted(entries)) or "none"
+def locate(name: str, extra: Sequence[str | Path] = ()) -> BotSource:
+    """The source of bot ``name``; raises :class:`BotLoadError` when there is none."""
+    found = sources(extra)
+    if name not in found:
+        known = ", ".join(sorted(found)) or "none"
         raise BotLoadError(f"unknown bot {name!r} (known: {known})")
+    return found[name]
+
+
+def describe(source: BotSource) -> BotEntry:
+    """Import this one bot: its class, or why it cannot be loaded.  Only ever in a worker (or trusted)."""
+    if source.path is not None:
+        return _load_file(source.name, Path(source.path))
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == source.name and ep.value == source.entry_point:
+            return _load_entry_point(ep)
+    return BotEntry(source.name, source.origin, error=f"entry point {source.entry_point} is not installed")
+
+
+def load(source: BotSource) -> type[Bot]:
+    """The class of the bot at ``source``; raises :class:`BotLoadError` when it is broken."""
+    entry = describe(source)
     if entry.cls is None:
-        raise BotLoadError(f"bot {name!r} cannot be loaded: {entry.error}")
+        raise BotLoadError(f"bot {source.name!r} cannot be loaded: {entry.error}")
     return entry.cls
+
+
+def discover(extra: Sequence[str | Path] = ()) -> dict[str, BotEntry]:
+    """Every bot by name, imported into this process: for trusted code and tests only."""
+    return {name: describe(source) for name, source in sources(extra).items()}
+
+
+def load_bot(name: str, extra: Sequence[str | Path] = ()) -> type[Bot]:
+    """The class of bot ``name``, imported into this process (``--in-process``, trusted bots)."""
+    return load(locate(name, extra))
 
 
 def make_bot(cls: type[Bot], options: dict[str, str] | None = None) -> Bot:

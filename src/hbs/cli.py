@@ -17,11 +17,12 @@ from rich.table import Table
 
 import contextlib
 
-from . import arena, bot as botmod, report, runner, runspec
+from . import arena, catalog, confinement, report, runner, runspec
 from .isolation import Budgets, cores
 from . import scoreboard as board
 from .replays import read as replay_read, regrade, secret_set_hash as replay_hash
 from .errors import HbsError, InputError
+from .remote import RemoteBot
 from .rule import grade as grade_rule
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Run, test and rank Mastermind-family codebreaking bots.")
@@ -38,6 +39,16 @@ WordsOpt = Annotated[Optional[str], typer.Option("--words", help="Word list of t
 NWordsOpt = Annotated[int, typer.Option("--n-words", help="Words a phrase.")]
 ScoreboardOpt = Annotated[str, typer.Option("--scoreboard", envvar="HBS_SCOREBOARD", help="Folder of recorded runs.")]
 BotOptionOpt = Annotated[list[str], typer.Option("--bot-option", help="KEY=VALUE passed to the bot (repeatable).")]
+SandboxOpt = Annotated[str, typer.Option("--sandbox", help="How bots are confined: auto (bubblewrap, else Landlock), bwrap or landlock.")]
+UnconfinedOpt = Annotated[bool, typer.Option("--unconfined", help="Run bots without confinement: only for bots you trust.")]
+
+
+def confinement_of(sandbox: str, unconfined: bool) -> str:
+    """The mechanism to confine bots with; prints the one-line warning when there is none."""
+    mechanism, warning = confinement.choose(sandbox, unconfined)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+    return mechanism
 
 
 @contextmanager
@@ -69,7 +80,8 @@ def run(
     memory: Annotated[int, typer.Option(help="Memory cap of a worker, MB (address space).")] = 4096,
     workers: Annotated[Optional[int], typer.Option(help="Games played in parallel [default: the number of cores].")] = None,
     in_process: Annotated[bool, typer.Option("--in-process", help="Debug mode for trusted bots: no worker, no budgets but --max-guesses.")] = False,
-    sandbox: Annotated[bool, typer.Option("--sandbox", help="Run workers under bubblewrap: no network, a filesystem view of the bot only.")] = False,
+    sandbox: SandboxOpt = "auto",
+    unconfined: UnconfinedOpt = False,
     seed: Annotated[Optional[int], typer.Option(help="Seed for bots that draw at random.")] = None,
     bot_option: BotOptionOpt = [],
     bots_dir: BotsDirs = [],
@@ -81,10 +93,12 @@ def run(
 ) -> None:
     """Play a bot against every secret of a game and summarize the result.
 
-    Each bot runs in worker processes that never see a secret; a worker that overruns its time or
-    memory is killed and replaced.  Statuses: solved, exhausted, timeout, error, invalid.
+    Each bot runs in confined worker processes that never see a secret (bubblewrap, else Landlock);
+    a worker that overruns its time or memory is killed and replaced.  Statuses: solved, exhausted,
+    timeout, error, invalid.
     """
     with reported():
+        mechanism = "none" if in_process else confinement_of(sandbox, unconfined)
         for flag, value in (("--max-guesses", max_guesses), ("--memory", memory), ("--workers", 1 if workers is None else workers)):
             if value < 1:
                 raise InputError(f"{flag} must be at least 1, got {value}")
@@ -97,7 +111,7 @@ def run(
         )
         options = runner.RunOptions(
             Budgets(max_guesses, guess_timeout, game_timeout, setup_timeout, memory),
-            workers if workers is not None else cores(), in_process, sandbox, replays, resume,
+            workers if workers is not None else cores(), in_process, mechanism, replays, resume,
         )
         progress: list[report.RunProgress] = []
         shown = contextlib.ExitStack()
@@ -118,6 +132,7 @@ def run(
             board.record_run(
                 scoreboard_dir, spec.bot, board.bot_file_hash(spec.bot, bots_dir), outcome.game,
                 replay_hash(outcome.secrets), options.budgets.as_dict(), outcome.summary, outcome.records, replays,
+                outcome.confinement,
             )
     if json_out:
         print(json.dumps(outcome.summary.as_dict()))
@@ -133,18 +148,22 @@ def run(
 def bots(
     bots_dir: BotsDirs = [],
     json_out: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    sandbox: SandboxOpt = "auto",
+    unconfined: UnconfinedOpt = False,
 ) -> None:
-    """List the bots: name, the first line of the docstring, and load errors."""
+    """List the bots: name, the first line of the docstring, and load errors.
+
+    Each bot is loaded in a confined worker of its own, as in a run: listing runs no bot code here.
+    """
     with reported():
-        entries = botmod.discover(bots_dir)
+        rows = catalog.list_bots(bots_dir, confinement_of(sandbox, unconfined))
     if json_out:
-        rows = [{"name": e.name, "summary": e.summary, "origin": e.origin, "error": e.error} for e in entries.values()]
-        print(json.dumps(rows))
+        print(json.dumps([row.as_dict() for row in rows]))
         return
     table = Table("bot", "what it does", show_edge=False)
-    for entry in entries.values():
-        text = entry.summary if entry.error is None else f"[red]cannot load: {entry.error}[/red]"
-        table.add_row(entry.name, text)
+    for row in rows:
+        text = row.summary if row.error is None else f"[red]cannot load: {row.error}[/red]"
+        table.add_row(row.name, text)
     out.print(table)
 
 
@@ -168,13 +187,14 @@ def board_cmd(
     else:
         for b in boards:
             table = Table(title=f"{b[0].game} — {b[0].games} secrets (set {b[0].secrets})", title_justify="left")
-            for column in ("bot", "solved", "total", "mean ± 95% CI", "median", "max", "failures", "s/game", "vs leader W/L/T"):
-                table.add_column(column, justify="left" if column in ("bot", "failures") else "right")
+            for column in ("bot", "solved", "total", "mean ± 95% CI", "median", "max", "failures", "s/game",
+                           "vs leader W/L/T", "confinement"):
+                table.add_column(column, justify="left" if column in ("bot", "failures", "confinement") else "right")
             for s in b:
                 failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
                 table.add_row(s.bot, str(s.solved), str(s.total_guesses), f"{s.mean_guesses:.4f} ± {s.ci95:.4f}",
                               f"{s.median:g}", str(s.max_guesses), failures, f"{s.seconds_per_game:.4f}",
-                              "/".join(map(str, s.vs_leader)))
+                              "/".join(map(str, s.vs_leader)), board.played(s.confinement))
             out.print(table)
 
 
@@ -232,19 +252,22 @@ def tree(
     bots_dir: BotsDirs = [],
     json_out: Annotated[bool, typer.Option("--json", help="Print only a JSON summary (leaves, worst, total...).")] = False,
     out_file: Annotated[Optional[str], typer.Option("--out", help="Write the nested tree as JSON to this file.")] = None,
+    sandbox: SandboxOpt = "auto",
+    unconfined: UnconfinedOpt = False,
 ) -> None:
     """Print a deterministic bot's whole decision tree over every code of a code game."""
     from . import tree as treemod
 
-    with reported():
+    with reported(), contextlib.ExitStack() as stack:
         spec = runspec.RunSpec(bot, game, pegs=pegs, colors=colors, alphabet=alphabet,
                                bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
         the_game = runspec.build_game(spec)
         if the_game.kind == "phrases":
             raise InputError("hbs tree needs a code game (mastermind or bulls)")
+        mechanism = confinement_of(sandbox, unconfined)
 
-        def fresh() -> botmod.Bot:
-            made = runspec.build_bot(spec)
+        def fresh() -> RemoteBot:
+            made = stack.enter_context(contextlib.closing(runspec.remote_bot(spec, mechanism, the_game)))
             made.setup(the_game)
             return made
 
@@ -289,6 +312,8 @@ def solve(
     bot_option: BotOptionOpt = [],
     bots_dir: BotsDirs = [],
     plain: Annotated[bool, typer.Option("--plain", help="Print each guess alone on a line; read `black white` lines.")] = False,
+    sandbox: SandboxOpt = "auto",
+    unconfined: UnconfinedOpt = False,
 ) -> None:
     """Break a code someone holds: the bot guesses, you type each answer (`1 2`; `1A2B` for bulls).
 
@@ -301,10 +326,12 @@ def solve(
         spec = runspec.RunSpec(bot, game, None, words, None, pegs, colors, alphabet, n_words,
                                bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
         the_game = runspec.build_game(spec)
-        the_bot = runspec.build_bot(spec)
-        the_bot.setup(the_game)
-    session = solvemod.SolveSession(the_bot, the_game)
-    code = solvemod.run(session, plain, _read, _say, _warn if plain else _say)
+        the_bot = runspec.remote_bot(spec, confinement_of(sandbox, unconfined), the_game)
+    with contextlib.closing(the_bot):
+        with reported():
+            the_bot.setup(the_game)
+        session = solvemod.SolveSession(the_bot, the_game)
+        code = solvemod.run(session, plain, _read, _say, _warn if plain else _say)
     raise typer.Exit(code)
 
 
@@ -317,15 +344,22 @@ def play_cmd(
     words: WordsOpt = None,
     n_words: NWordsOpt = 3,
     seed: Annotated[Optional[int], typer.Option(help="Seed of the secret (default: a fresh one).")] = None,
+    sandbox: SandboxOpt = "auto",
+    unconfined: UnconfinedOpt = False,
 ) -> None:
-    """Guess a random secret yourself; `hint` counts the secrets that still fit."""
+    """Guess a random secret yourself; `hint` counts the secrets that still fit.
+
+    At the end every bot that plays the game is run on the same secret, each confined as in a run.
+    """
     from . import play as playmod
 
     with reported():
         spec = runspec.RunSpec("", game, None, words, None, pegs, colors, alphabet, n_words)
         the_game = runspec.build_game(spec)
+        mechanism = confinement_of(sandbox, unconfined)
     session = playmod.PlaySession(the_game, playmod.random_secret(the_game, seed))
-    raise typer.Exit(playmod.run(session, _read, _say, _say))
+    bots = lambda: playmod.bots_on(spec, mechanism, the_game, session.secret)  # noqa: E731
+    raise typer.Exit(playmod.run(session, _read, _say, _say, bots))
 
 
 def main() -> None:  # pragma: no cover - for `python -m hbs`

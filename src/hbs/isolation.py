@@ -1,7 +1,9 @@
-"""Bots in worker processes: budgets, a memory cap, deadlines, and an optional bubblewrap sandbox.
+"""Bots in worker processes: budgets, deadlines, and the confinement each worker is started under.
 
 The process that owns the oracle sends a worker only the game's rules and the history of the game
-in play; the secret, the secrets file and the oracle never leave it.
+in play; the secret, the secrets file and the oracle never leave it.  How a worker is confined is
+a :class:`hbs.confinement.Plan`: bubblewrap wraps the worker's command, Landlock is applied by the
+worker to itself before the bot loads (in a private scratch folder this module makes and removes).
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
-from .errors import InputError
+from .confinement import Plan
 
 MAX_REPLY = 1 << 20  # bytes: a guess over 10,000 characters is invalid anyway
 
@@ -45,7 +47,8 @@ class WorkerFailure(Exception):
         super().__init__(message)
 
 
-_spares: list["Worker"] = []
+_spares: dict[tuple, list["Worker"]] = {}
+UNCONFINED = Plan("none", python=())
 
 
 def cores() -> int:
@@ -56,43 +59,26 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def prestart(count: int = 1) -> None:
-    """Start ``count`` workers now, while the rest of the command loads; the run's bots take them.
+def prestart(count: int = 1, plan: Plan = UNCONFINED) -> None:
+    """Start ``count`` workers for ``plan`` now, while the rest of the command loads; a run takes them.
 
     Python, numpy and hbs load in the workers at the same time as in the runner, instead of after
     it.  A spare that no run takes is stopped at exit (and exits by itself at the end of its input).
     """
-    while len(_spares) < count:
-        _spares.append(Worker())
+    pool = _spares.setdefault(_key(plan), [])
+    while len(pool) < count:
+        pool.append(Worker(plan))
+
+
+def _key(plan: Plan) -> tuple:
+    return plan.mechanism, tuple(plan.prefix())
 
 
 @atexit.register
 def _drop_spares() -> None:
-    while _spares:
-        _spares.pop().kill()
-
-
-def sandbox_command(paths: list[Path]) -> list[str]:
-    """The bubblewrap prefix: no network, read-only views of the Python installation and ``paths``."""
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        raise InputError("--sandbox needs bubblewrap (bwrap): apt-get install bubblewrap")
-    keep = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), Path(sys.executable).resolve().parent}
-    keep |= {p.resolve() for p in paths if p.exists()}
-    # the scratch /tmp first: the binds below go on top of it (a venv or checkout may live in /tmp)
-    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--tmpfs", "/tmp",
-            "--ro-bind", "/usr", "/usr"]
-    for link in ("lib", "lib64", "bin"):
-        target = Path("/") / link
-        if target.is_symlink():
-            args += ["--symlink", os.readlink(target), str(target)]
-        elif target.exists():
-            args += ["--ro-bind", str(target), str(target)]
-    for path in sorted(keep):
-        args += ["--ro-bind", str(path), str(path)]
-    args += ["--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp",
-             "--setenv", "NUMBA_CACHE_DIR", "/tmp/numba-cache"]
-    return args
+    for pool in _spares.values():
+        while pool:
+            pool.pop().kill()
 
 
 class Worker:
@@ -102,24 +88,32 @@ class Worker:
     worker can be started before the run's budgets are known: see :func:`prestart`.
     """
 
-    def __init__(self, prefix: list[str] | None = None):
+    def __init__(self, plan: Plan = UNCONFINED):
+        self.plan = plan
+        self.scratch = tempfile.mkdtemp(prefix="hbs-bot-") if plan.mechanism == "landlock" else None
+        env = dict(os.environ, PYTHONUNBUFFERED="1") if not plan.confined else plan.environment(self.scratch or "/tmp")
         self.process = subprocess.Popen(
-            [*(prefix or []), sys.executable, "-m", "hbs.worker"],
+            [*plan.prefix(), sys.executable, "-m", "hbs.worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
+            start_new_session=True, env=env, cwd=self.scratch,
         )
         self._buffer = b""
         self._in = self.process.stdin.fileno()
 
     @classmethod
-    def start(cls, prefix: list[str] | None = None) -> "Worker":
-        """A fresh worker: one started by :func:`prestart` when there is one (not for a sandbox)."""
-        while _spares and prefix is None:
-            spare = _spares.pop()
+    def start(cls, plan: Plan = UNCONFINED) -> "Worker":
+        """A fresh worker for ``plan``: one started by :func:`prestart` when there is one."""
+        pool = _spares.get(_key(plan), [])
+        while pool:
+            spare = pool.pop()
             if spare.process.poll() is None:
                 return spare
             spare.kill()
-        return cls(prefix)
+        return cls(plan)
+
+    def confinement(self) -> dict:
+        """What the worker applies to itself before it loads the bot (see :func:`hbs.confinement.apply`)."""
+        return self.plan.payload(self.scratch)
 
     def request(self, message: dict, timeout: float) -> dict:
         """Send ``message``; the reply, or :class:`WorkerFailure` after ``timeout`` seconds."""
@@ -162,6 +156,8 @@ class Worker:
             code = self.process.wait(timeout=2)
         except subprocess.TimeoutExpired:
             return "the worker stopped answering"
+        if self.plan.mechanism == "bwrap" and code > 128:  # bubblewrap passes a signal on as 128 + signal
+            code = 128 - code
         if code < 0:
             name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
             return f"the worker was killed by {name}"
@@ -179,3 +175,5 @@ class Worker:
                 pipe.close()
             except OSError:
                 pass
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)

@@ -6,8 +6,8 @@ import random
 from typing import Callable
 
 from .arena import guess_problem, play
-from .bot import discover, make_bot
-from .errors import UnsupportedGame
+from .bot import sources
+from .errors import HbsError, UnsupportedGame
 from .games import CodeGame, PhraseGame
 from .oracle import Oracle
 from .strategies.consistent import fitting
@@ -49,24 +49,34 @@ class PlaySession:
         return len(fitting(space, self.history))
 
 
-def bots_on(game: CodeGame | PhraseGame, secret: str, max_guesses: int = 100) -> list[tuple[str, str]]:
-    """How each bundled bot does on ``secret``: ``(name, "N guesses" or why not)``."""
+def bots_on(spec, mechanism: str, game: CodeGame | PhraseGame, secret: str,
+            max_guesses: int = 100) -> list[tuple[str, str]]:
+    """How each bot does on ``secret``, each in its confined worker: ``(name, "N guesses" or status)``.
+
+    Bots that decline the game or cannot be loaded are left out.
+    """
+    from dataclasses import replace
+
+    from .runspec import remote_bot
+
     out = []
-    for name, entry in discover().items():
-        if entry.cls is None:
+    for name in sources(spec.bots_dirs):
+        bot = remote_bot(replace(spec, bot=name), mechanism, game)
+        try:
+            bot.setup(game)
+        except HbsError:  # declines the game (UnsupportedGame), or cannot be loaded
+            bot.close()
             continue
         try:
-            bot = make_bot(entry.cls)
-            bot.setup(game)
-        except UnsupportedGame:
-            continue
-        record = play(bot, game.name, secret, max_guesses)
+            record = play(bot, game.name, secret, max_guesses)
+        finally:
+            bot.close()
         out.append((name, f"{record.guesses} guesses" if record.status == "solved" else record.status))
     return out
 
 
 def run(session: PlaySession, read: Callable[[str], str], say: Callable[[str], None],
-        warn: Callable[[str], None]) -> int:
+        warn: Callable[[str], None], bots: Callable[[], list[tuple[str, str]]] | None = None) -> int:
     """Read guesses until solved; 0 when solved, 1 when the person gives up or input ends."""
     what = f"{session.game.pegs} symbols of {session.game.symbols}" if isinstance(session.game, CodeGame) \
         else f"{session.game.n_words} words of the list, joined by single spaces"
@@ -95,6 +105,6 @@ def run(session: PlaySession, read: Callable[[str], str], say: Callable[[str], N
             say(f"  {k:2d}. {guess}   black {black} white {white}")
         if solved:
             say(f"solved in {len(session.history)} guesses!")
-            for name, result in bots_on(session.game, session.secret):
+            for name, result in (bots() if bots else []):
                 say(f"  {name}: {result}")
             return 0

@@ -12,21 +12,20 @@ from pathlib import Path
 from typing import Callable
 
 from . import arena, replays
-from .bot import bot_dirs
-from .isolation import Budgets, sandbox_command
 from .errors import InputError
-from .runspec import RunSpec, build_bot, build_game, build_secrets
+from .isolation import Budgets
+from .runspec import RunSpec, bot_plan, bot_ref, build_bot, build_game, build_secrets
 from .worker import game_payload
 
 
 @dataclass
 class RunOptions:
-    """How to run: budgets, parallel workers or in-process, sandbox, replays and resume."""
+    """How to run: budgets, parallel workers or in-process, confinement, replays and resume."""
 
     budgets: Budgets = field(default_factory=Budgets)
     workers: int = 1
     in_process: bool = False
-    sandbox: bool = False
+    confinement: str = "bwrap"  # bwrap | landlock | none (see hbs.confinement.choose)
     replays: str | None = None
     resume: bool = False
 
@@ -38,6 +37,7 @@ class RunOutcome:
     records: list[arena.GameRecord]  # every game of the replay file and this run, in secret order
     summary: arena.Summary
     played: int  # games played by this run
+    confinement: str = "none"  # how the bot was played: bwrap, landlock, none or in-process
     interrupted: bool = False
 
 
@@ -83,11 +83,11 @@ def execute(spec: RunSpec, options: RunOptions, on_record: Callable[[arena.GameR
                 on_start(len(done), len(todo))
             arena.run(bot, game.name, todo, options.budgets.max_guesses, record)
         else:
-            ref = arena.BotRef(spec.bot, dict(spec.bot_options), list(spec.bots_dirs), spec.seed)
-            prefix = _sandbox(spec) if options.sandbox else None
+            ref = bot_ref(spec)
+            plan = bot_plan(spec, ref.source, options.confinement, game)
             if on_start:
                 on_start(len(done), len(todo))
-            arena.run_isolated(ref, game.name, game_payload(game), todo, options.budgets, options.workers, record, prefix)
+            arena.run_isolated(ref, game.name, game_payload(game), todo, options.budgets, options.workers, record, plan)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -99,13 +99,5 @@ def execute(spec: RunSpec, options: RunOptions, on_record: Callable[[arena.GameR
     if options.replays and not interrupted:
         replays.rewrite(options.replays, records, fingerprint)
     summary = arena.summarize(spec.bot, game.name, records, seconds)
-    return RunOutcome(game.name, secrets, records, summary, len(new), interrupted)
-
-
-def _sandbox(spec: RunSpec) -> list[str]:
-    import hbs
-
-    paths = [Path(hbs.__file__).resolve().parents[1], *bot_dirs(spec.bots_dirs)]
-    if spec.words:
-        paths.append(Path(spec.words))
-    return sandbox_command(paths)
+    how = "in-process" if options.in_process else options.confinement
+    return RunOutcome(game.name, secrets, records, summary, len(new), how, interrupted)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .bot import Bot, load_bot, make_bot, project_root, with_seed
+from . import confinement
+from .bot import Bot, BotSource, load_bot, locate, make_bot, project_root, with_seed
+from .confinement import Plan
 from .errors import InputError
 from .games import DEFAULT_ALPHABET, CodeGame, PhraseGame, bulls, mastermind
 from .loaders import load_codes, load_phrases, load_words
@@ -92,3 +94,24 @@ def build_bot(spec: RunSpec) -> Bot:
     """The bot ``spec`` names, with its options (``--seed`` goes to bots that take a seed)."""
     cls = load_bot(spec.bot, spec.bots_dirs)
     return make_bot(cls, with_seed(cls, spec.bot_options, spec.seed))
+
+
+def bot_ref(spec: RunSpec) -> "BotRef":
+    """Where the bot ``spec`` names is, with its options: found without importing it."""
+    from .arena import BotRef
+
+    return BotRef(locate(spec.bot, spec.bots_dirs), dict(spec.bot_options), spec.seed)
+
+
+def bot_plan(spec: RunSpec, source: BotSource, mechanism: str, game: CodeGame | PhraseGame | None = None) -> Plan:
+    """How this bot's workers are confined: its own files, the word list of a phrase game, its cache."""
+    words = (spec.words or default_words()) if isinstance(game, PhraseGame) else None
+    return confinement.plan(mechanism, source, words)
+
+
+def remote_bot(spec: RunSpec, mechanism: str, game: CodeGame | PhraseGame) -> "RemoteBot":
+    """The bot ``spec`` names, played through a confined worker (set it up with ``setup(game)``)."""
+    from .remote import RemoteBot
+
+    ref = bot_ref(spec)
+    return RemoteBot(ref, bot_plan(spec, ref.source, mechanism, game))

@@ -1,8 +1,9 @@
 """The scoreboard: every run's result on disk, and standings of the bots that played the same secrets.
 
 A run is recorded as ``DIR/runs/<bot>__<game>__<secret set>.json`` (a later run of the same bot on
-the same secrets replaces it): bot, bot file hash, game, secret-set hash, budgets, summary, replay
-file, and the guesses and status of every game in secret order (for paired comparisons).
+the same secrets replaces it): bot, bot file hash, game, secret-set hash, budgets, how the bot was
+confined, summary, replay file, and the guesses and status of every game in secret order (for
+paired comparisons).  Boards mark the runs whose bot was not confined.
 """
 
 from __future__ import annotations
@@ -13,28 +14,33 @@ import math
 import statistics
 import time
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
 
 from .arena import GameRecord, Summary
-from .bot import ENTRY_POINT_GROUP, bot_dirs
-from .errors import InputError
+from .bot import locate
+from .errors import BotLoadError, InputError
+
+CONFINED = ("bwrap", "landlock")
 
 
 def bot_file_hash(name: str, extra_dirs: list[str]) -> str:
     """A fingerprint of the bot's code, found the way discovery finds it, without importing it."""
-    for folder in bot_dirs(extra_dirs):
-        path = folder / f"{name}.py"
-        if path.is_file():
-            return hashlib.sha1(path.read_bytes()).hexdigest()[:16]
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name == name:
-            return hashlib.sha1(ep.value.encode()).hexdigest()[:16]
-    return ""
+    try:
+        source = locate(name, extra_dirs)
+    except BotLoadError:
+        return ""
+    data = Path(source.path).read_bytes() if source.path else str(source.entry_point).encode()
+    return hashlib.sha1(data).hexdigest()[:16]
+
+
+def played(confinement: str) -> str:
+    """How a board shows a run's confinement: unconfined runs are marked."""
+    return confinement if confinement in CONFINED else f"{confinement} (UNCONFINED)"
 
 
 def record_run(directory: str | Path, bot: str, bot_hash: str, game: str, secret_set: str,
-               budgets: dict, summary: Summary, records: list[GameRecord], replays: str | None) -> Path:
+               budgets: dict, summary: Summary, records: list[GameRecord], replays: str | None,
+               confinement: str = "none") -> Path:
     """Write one run's result; returns the file written."""
     folder = Path(directory) / "runs"
     try:
@@ -43,7 +49,7 @@ def record_run(directory: str | Path, bot: str, bot_hash: str, game: str, secret
         raise InputError(f"cannot write the scoreboard: {exc.strerror}", directory) from None
     data = {
         "bot": bot, "bot_hash": bot_hash, "game": game, "secrets": secret_set, "budgets": budgets,
-        "summary": summary.as_dict(), "replays": replays, "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "confinement": confinement, "summary": summary.as_dict(), "replays": replays, "when": time.strftime("%Y-%m-%d %H:%M:%S"),
         "guesses": [r.guesses for r in records], "statuses": [r.status for r in records],
         "seconds_per_game": summary.seconds / max(summary.games, 1),
     }
@@ -71,6 +77,7 @@ class Standing:
     failures: dict
     seconds_per_game: float
     vs_leader: tuple[int, int, int]  # games won, lost, tied against the leader (fewer guesses wins)
+    confinement: str = "unknown"  # bwrap, landlock, none, in-process (unknown: recorded before it was kept)
 
     def as_dict(self) -> dict:
         out = dict(vars(self))
@@ -111,6 +118,7 @@ def standings(runs: list[dict]) -> list[list[Standing]]:
                 run["bot"], game, secrets, s["games"], s["solved"], s["total_guesses"], s["mean_guesses"],
                 1.96 * sd / math.sqrt(len(g)) if g else 0.0, float(statistics.median(g)) if g else 0.0,
                 s["max_guesses"], s["failures"], run["seconds_per_game"], (won, lost, len(g) - won - lost),
+                run.get("confinement", "unknown"),
             ))
         boards.append(board)
     return boards
@@ -122,13 +130,13 @@ def markdown(boards: list[list[Standing]]) -> str:
     for board in boards:
         first = board[0]
         out.append(f"### {first.game} ({first.games} secrets, set {first.secrets})\n")
-        out.append("| bot | solved | total | mean ± 95% CI | median | max | failures | s/game | vs leader (W/L/T) |")
-        out.append("|---|---:|---:|---:|---:|---:|---|---:|---|")
+        out.append("| bot | solved | total | mean ± 95% CI | median | max | failures | s/game | vs leader (W/L/T) | confinement |")
+        out.append("|---|---:|---:|---:|---:|---:|---|---:|---|---|")
         for s in board:
             failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
             out.append(f"| {s.bot} | {s.solved} | {s.total_guesses} | {s.mean_guesses:.4f} ± {s.ci95:.4f} | "
                        f"{s.median:g} | {s.max_guesses} | {failures} | {s.seconds_per_game:.4f} | "
-                       f"{'/'.join(map(str, s.vs_leader))} |")
+                       f"{'/'.join(map(str, s.vs_leader))} | {played(s.confinement)} |")
         out.append("")
     return "\n".join(out)
 

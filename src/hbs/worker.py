@@ -3,23 +3,26 @@
     python -m hbs.worker
 
 Reads one JSON request a line on stdin and writes one JSON reply a line on a private copy of
-stdout (the bot's own prints go to stderr).  Requests: ``{"op": "setup", "bot": NAME, "options":
-{...}, "bots_dirs": [...], "game": {...}, "memory_mb": M, "threads": T}`` (the worker caps its own
-address space and numba threads before it loads the bot) and ``{"op": "guess", "history": [[guess, black, white],
-...]}``.  Replies: ``{"ok": true}``, ``{"guess": ..., "remaining": ..., "phase": ...}``,
-``{"invalid": why}``, ``{"error": last lines of the traceback}``, ``{"unsupported": why}``.
+stdout (the bot's own prints go to stderr).  Requests: ``{"op": "setup", "source": {name, path,
+entry_point}, "options": {...}, "game": {...}, "memory_mb": M, "threads": T, "confine": {...}}``,
+``{"op": "describe", "source": ..., "memory_mb": M, "confine": ...}`` (for listing bots) and
+``{"op": "guess", "history": [[guess, black, white], ...]}``.  Before it loads the bot, the worker
+confines itself as ``confine`` says (:func:`hbs.confinement.apply`: caps, Landlock, seccomp) and
+caps numba's threads.  Replies: ``{"ok": true}``, ``{"summary": ..., "error": ...}``, ``{"guess":
+..., "remaining": ..., "phase": ...}``, ``{"invalid": why}``, ``{"error": last lines of the
+traceback}``, ``{"unsupported": why}``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import resource
 import sys
 from typing import Iterator
 
+from . import confinement
 from .arena import guess_problem, last_lines
-from .bot import Bot, Turn, load_bot, make_bot, with_seed
+from .bot import Bot, BotSource, Turn, describe, load, make_bot, with_seed
 from .errors import HbsError, UnsupportedGame
 from .games import CodeGame, PhraseGame
 
@@ -37,20 +40,22 @@ def game_from_payload(data: dict) -> CodeGame | PhraseGame:
     return CodeGame(data["kind"], data["pegs"], data["colors"], data["alphabet"])
 
 
-def _cap(memory_mb: int | None, threads: int | None) -> None:
-    """Limit this process before the bot's code loads: address space, and numba's thread pool
-    (numba reads ``NUMBA_NUM_THREADS`` when it is first imported, which is by the bot)."""
-    if memory_mb:
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    if threads:
-        os.environ["NUMBA_NUM_THREADS"] = str(threads)
+def _confine(request: dict) -> None:
+    """Confine this process before the bot's code loads; numba reads ``NUMBA_NUM_THREADS`` when it is
+    first imported, which is by the bot."""
+    confinement.apply(request.get("confine"), request.get("memory_mb"))
+    if request.get("threads"):
+        os.environ["NUMBA_NUM_THREADS"] = str(request["threads"])
 
 
 def _answer(bot: Bot | None, request: dict) -> dict:
+    if request["op"] == "describe":
+        _confine(request)
+        entry = describe(BotSource(**request["source"]))
+        return {"summary": entry.summary, "error": entry.error}
     if request["op"] == "setup":
-        _cap(request.get("memory_mb"), request.get("threads"))
-        bot_cls = load_bot(request["bot"], request.get("bots_dirs", []))
+        _confine(request)
+        bot_cls = load(BotSource(**request["source"]))
         made = make_bot(bot_cls, with_seed(bot_cls, request.get("options", {}), request.get("seed")))
         made.setup(game_from_payload(request["game"]))
         return {"ok": True, "bot": made}

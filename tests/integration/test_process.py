@@ -38,11 +38,11 @@ def test_python_dash_m_and_exit_code_2():
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "unknown bot" in done.stderr
 
 
-def _processes_with(mark: str) -> list[int]:
+def _processes_with(*marks: str) -> list[int]:
     found = []
     for environ in Path("/proc").glob("[0-9]*/environ"):
         try:
-            if mark.encode() in environ.read_bytes():
+            if any(mark.encode() in environ.read_bytes() for mark in marks):
                 found.append(int(environ.parent.name))
         except OSError:  # gone, or not ours to read
             pass
@@ -50,18 +50,22 @@ def _processes_with(mark: str) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc to list processes")
-@pytest.mark.parametrize("args", [["--bot", "nobody"], ["--bot", "knuth", "--limit", "3", "--workers", "2"]])
+@pytest.mark.parametrize("args", [["--bot", "nobody"], ["--bot", "knuth", "--limit", "3", "--workers", "2"],
+                                  ["--bot", "knuth", "--limit", "3", "--workers", "2", "--unconfined"]])
 def test_no_worker_outlives_its_run(tmp_path, args):
-    # `hbs run` starts a worker before it reads its options; a run that fails on them, like one that
-    # ends, must leave no worker behind
-    mark = f"HBS_TEST_RUN={tmp_path.name}"
+    # `hbs run` starts its workers before it reads its options; a run that fails on them, like one
+    # that ends, must leave no worker behind.  Confined workers get a clean environment naming their
+    # runner (HBS_RUNNER); unconfined ones inherit the runner's (with the test's mark)
     env = dict(os.environ, HBS_TEST_RUN=tmp_path.name, HBS_SCOREBOARD=str(tmp_path))
-    done = subprocess.run([sys.executable, "-m", "hbs", "run", *args], capture_output=True, text=True, env=env)
-    assert done.returncode in (0, 2), done.stderr
+    proc = subprocess.Popen([sys.executable, "-m", "hbs", "run", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode in (0, 2), err
+    marks = (f"HBS_TEST_RUN={tmp_path.name}", f"HBS_RUNNER={proc.pid}\0")
     deadline = time.monotonic() + 10
-    while _processes_with(mark) and time.monotonic() < deadline:
+    while _processes_with(*marks) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _processes_with(mark) == []
+    assert _processes_with(*marks) == []
 
 
 def test_interrupt_keeps_every_finished_game(tmp_path):

@@ -44,6 +44,9 @@ class ConsistentBot(Bot):
         self.space = space_for(game)
         self._sets: dict[tuple, np.ndarray] = {(): np.arange(self.space.size, dtype=np.int64)}
         self._guesses: dict[tuple, str] = {}
+        # numba compiles (or loads from the cache) the grading kernel at its first call: make that
+        # call here, in setup's allowance, not in the first guess's
+        self.space.answers(self.space.text(0), self._sets[()][:1])
 
     def consistent(self, history: Sequence[Turn]) -> np.ndarray:
         """Indices (``int64[k]``, ascending) of the secrets consistent with ``history``."""

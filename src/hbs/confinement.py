@@ -1,0 +1,211 @@
+"""How a bot's worker is confined: which mechanism, what it may read and write, and its caps.
+
+Two mechanisms, chosen in this order by ``auto``:
+
+- ``bwrap`` (bubblewrap, Debian/Ubuntu package ``bubblewrap``): the worker starts in new user, PID,
+  network, IPC and UTS namespaces with a file system of read-only binds (the Python installation,
+  hbs, the bot's own file or folder, the word list), a size-capped private ``/tmp`` and the bot's
+  own compile cache.  It cannot see any other process, and a network namespace has no interfaces.
+- ``landlock`` (Linux >= 5.13; no package, no root): the worker restricts itself with Landlock
+  before the bot's code loads: it may read only those same paths, write only its private scratch
+  folder and its compile cache, make no TCP connection, signal nothing outside itself.
+
+Under both, the worker then puts a seccomp filter on itself (:mod:`hbs.seccomp`: no new processes,
+no sockets but unix ones, no ptrace) and resource limits (address space, file size, open files).
+``none`` is a worker with only the memory cap; the runner prints a warning when it has to use it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import InputError
+
+if TYPE_CHECKING:
+    from .bot import BotSource
+
+CHOICES = ("auto", "bwrap", "landlock")
+FILE_MB = 64  # largest file a confined bot may write
+OPEN_FILES = 256
+THREADS = 512  # RLIMIT_NPROC under bubblewrap: counted inside the sandbox's own user namespace
+SCRATCH_MB = 256  # bubblewrap's private /tmp
+SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin")
+DEVICES_READ = ("/dev/urandom", "/dev/random", "/dev/zero")
+FIX = ("it needs bubblewrap (apt-get install bubblewrap) or a kernel with Landlock (Linux >= 5.13); "
+       "--unconfined says you trust the bots")
+
+
+@lru_cache(maxsize=None)
+def bwrap_path() -> str | None:
+    """The ``bwrap`` binary when it is installed and can make its namespaces here (probed once)."""
+    path = shutil.which("bwrap")
+    if path is None:
+        return None
+    try:
+        probe = subprocess.run([path, "--unshare-all", "--ro-bind", "/", "/", "true"], capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return path if probe.returncode == 0 else None
+
+
+@lru_cache(maxsize=None)
+def _bwrap_has_size() -> bool:
+    done = subprocess.run([bwrap_path(), "--help"], capture_output=True, text=True)
+    return "--size" in done.stdout
+
+
+def available() -> list[str]:
+    """The mechanisms that work on this machine, best first."""
+    from . import landlock, seccomp
+
+    found = []
+    if bwrap_path():
+        found.append("bwrap")
+    if seccomp.supported() and landlock.abi() >= 1:
+        found.append("landlock")
+    return found
+
+
+def choose(requested: str = "auto", unconfined: bool = False) -> tuple[str, str | None]:
+    """The mechanism to use (``bwrap``, ``landlock`` or ``none``) and a warning line, if any."""
+    if unconfined:
+        return "none", None
+    if requested not in CHOICES:
+        raise InputError(f"--sandbox must be one of {', '.join(CHOICES)}, got {requested!r}")
+    found = available()
+    if requested == "auto":
+        if found:
+            return found[0], None
+        return "none", f"hbs: warning: bots run unconfined on this machine: {FIX}"
+    if requested not in found:
+        why = ("bubblewrap (bwrap) is not installed or cannot make namespaces here: apt-get install bubblewrap"
+               if requested == "bwrap" else "this kernel has no Landlock (Linux >= 5.13 with Landlock enabled)")
+        raise InputError(f"--sandbox {requested}: {why}")
+    return requested, None
+
+
+def cache_root() -> Path:
+    """Where confined bots keep their compile caches: ``$HBS_CACHE``, else ``~/.cache/hbs``."""
+    if os.environ.get("HBS_CACHE"):
+        return Path(os.environ["HBS_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "hbs"
+
+
+def python_paths() -> list[str]:
+    """The Python installation: prefixes, the interpreter's folder, the import path (not the cwd)."""
+    cwd = Path.cwd().resolve()
+    found = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
+    found |= {Path(p) for p in sys.path if p and Path(p).is_dir()}
+    import hbs
+
+    found.add(Path(hbs.__file__).parent)
+    return sorted(str(p.resolve()) for p in found if p.resolve() != cwd)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one bot's workers are confined: ``mechanism`` and the bot's own view of the files."""
+
+    mechanism: str  # bwrap | landlock | none
+    read: tuple[str, ...] = ()  # readable paths besides the Python installation
+    cache: str | None = None  # the bot's own compile cache (persistent, writable)
+    python: tuple[str, ...] = field(default_factory=lambda: tuple(python_paths()))
+
+    @property
+    def confined(self) -> bool:
+        return self.mechanism != "none"
+
+    def readable(self) -> list[str]:
+        return [p for p in (*SYSTEM, *self.python, *self.read) if os.path.exists(p)]
+
+    def prefix(self) -> list[str]:
+        """The command prefix that starts the worker (bubblewrap's arguments; none otherwise)."""
+        if self.mechanism != "bwrap":
+            return []
+        args = [bwrap_path(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+        if _bwrap_has_size():
+            args += ["--size", str(SCRATCH_MB << 20)]
+        args += ["--perms", "1777", "--tmpfs", "/tmp"]  # first: the binds below may lie under /tmp
+        for link in ("/lib", "/lib64", "/lib32", "/bin", "/sbin"):
+            if os.path.islink(link):
+                args += ["--symlink", os.readlink(link), link]
+        for path in sorted(set(self.readable()) - {p for p in SYSTEM if os.path.islink(p)}):
+            args += ["--ro-bind", path, path]
+        if self.cache:
+            args += ["--bind", self.cache, self.cache]
+        args += ["--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp"]
+        for key, value in self.environment("/tmp").items():
+            args += ["--setenv", key, value]
+        return args
+
+    def environment(self, scratch: str) -> dict[str, str]:
+        """The worker's whole environment: nothing of the runner's but the locale."""
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": scratch, "TMPDIR": scratch,
+               "LANG": os.environ.get("LANG", "C.UTF-8"), "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
+               "HBS_RUNNER": str(os.getpid())}
+        if self.cache:
+            env["NUMBA_CACHE_DIR"] = self.cache
+        return env
+
+    def payload(self, scratch: str | None) -> dict:
+        """What the worker applies to itself before it loads the bot."""
+        write = [p for p in (scratch, self.cache, "/dev/null") if p]
+        return {"mechanism": self.mechanism, "read": self.readable() + list(DEVICES_READ), "write": write,
+                "cache": self.cache}
+
+
+def plan(mechanism: str, source: "BotSource", words: str | Path | None = None) -> Plan:
+    """The plan for one bot: its own files and the word list readable, its own cache writable."""
+    if mechanism == "none":
+        return Plan("none", python=())
+    read = [str(p.resolve()) for p in source.files() if p.exists()]
+    if words:
+        read.append(str(Path(words).resolve()))
+    cache = cache_root() / "numba" / bot_key(source.name, source.files(), source.entry_point or "")
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot make the bot's compile cache: {exc.strerror}", cache) from None
+    return Plan(mechanism, tuple(read), str(cache))
+
+
+def bot_key(name: str, paths: list[Path], fallback: str = "") -> str:
+    """The name of a bot's own cache: its name and a hash of its files (another bot never shares it)."""
+    digest = hashlib.sha256(fallback.encode())
+    for path in paths:
+        for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if file.is_file():
+                digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    return f"{name}-{digest.hexdigest()[:16]}"
+
+
+def apply(payload: dict | None, memory_mb: int | None) -> None:
+    """In the worker, before the bot loads: caps, then Landlock (if asked), then the seccomp filter."""
+    if memory_mb:
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if not payload or payload.get("mechanism", "none") == "none":
+        return
+    from . import landlock, seccomp
+
+    if payload.get("cache"):
+        os.environ["NUMBA_CACHE_DIR"] = payload["cache"]
+    for which, value in ((resource.RLIMIT_FSIZE, FILE_MB << 20), (resource.RLIMIT_NOFILE, OPEN_FILES),
+                         (resource.RLIMIT_CORE, 0)):
+        resource.setrlimit(which, (value, value))
+    if payload["mechanism"] == "bwrap":
+        resource.setrlimit(resource.RLIMIT_NPROC, (THREADS, THREADS))
+    if payload["mechanism"] == "landlock":
+        landlock.restrict(payload["read"], payload["write"])
+    if seccomp.supported():
+        seccomp.install()
