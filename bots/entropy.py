@@ -6,6 +6,7 @@ Phrase games: spacing inference, packed-count search and expected-log selection
 (:mod:`hbs.strategies.passphrase`); option ``seed`` picks the samples it designs its probes on.
 """
 
+from hbs import Guess
 from hbs.strategies import PartitionBot
 from hbs.strategies.passphrase import PhraseBreaker
 
@@ -14,6 +15,7 @@ class Entropy(PartitionBot):
     """Maximum entropy: the guess whose answer distribution carries the most information."""
 
     criterion = "entropy"
+    games = frozenset({"mastermind", "bulls", "phrases"})
 
     def __init__(self, pool: str = "all", seed: int = 0):
         super().__init__(pool)
@@ -29,5 +31,5 @@ class Entropy(PartitionBot):
     def guess(self, history):
         if self.breaker is None:
             return super().guess(history)
-        guess, self.phase, self.remaining = self.breaker.guess(history)
-        return guess
+        guess, phase, remaining = self.breaker.guess(history)
+        return Guess(guess, remaining, phase)

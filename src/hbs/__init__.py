@@ -10,7 +10,10 @@ import importlib
 
 _EXPORTS = {
     "Bot": "bot",
+    "Guess": "bot",
     "Turn": "bot",
+    "Game": "games",
+    "Status": "status",
     "BotLoadError": "errors",
     "HbsError": "errors",
     "InputError": "errors",

@@ -5,16 +5,17 @@ from __future__ import annotations
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from numbers import Integral
 from typing import Callable, Iterable, Sequence
 
-from .bot import Bot, BotSource, Turn
+from .bot import Bot, BotSource, Guess, Turn
 from .confinement import Plan
 from .errors import HbsError, InputError, UnsupportedGame
 from .isolation import UNCONFINED, Worker, WorkerFailure, cores
 from .oracle import Oracle
+from .status import Status
 
-STATUSES = ("solved", "exhausted", "timeout", "error", "invalid")
 MAX_GUESS_LENGTH = 10_000
 
 
@@ -37,66 +38,81 @@ class GameRecord:
     bot: str
     game: str
     secret: str
-    status: str
+    status: Status
     steps: list[Step] = field(default_factory=list)
     seconds: float = 0.0
     error: str | None = None
+    log: str | None = None  # the last lines the bot wrote to stderr, kept when the game failed
 
     @property
     def guesses(self) -> int:
         return len(self.steps)
 
 
-def guess_problem(guess: object) -> str | None:
-    """Why ``guess`` is not a guess (``invalid`` status), or ``None`` when it is one."""
-    if not isinstance(guess, str):
-        return f"returned {type(guess).__name__}, not str"
-    if not guess:
+def guess_problem(text: object) -> str | None:
+    """Why ``text`` is not the text of a guess (``invalid`` status), or ``None`` when it is one."""
+    if not isinstance(text, str):
+        return f"returned {type(text).__name__}, not str"
+    if not text:
         return "returned an empty string"
-    if len(guess) > MAX_GUESS_LENGTH:
-        return f"returned {len(guess):,} characters (at most {MAX_GUESS_LENGTH:,})"
-    bad = next((ch for ch in guess if not " " <= ch <= "~"), None)
+    if len(text) > MAX_GUESS_LENGTH:
+        return f"returned {len(text):,} characters (at most {MAX_GUESS_LENGTH:,})"
+    bad = next((ch for ch in text if not " " <= ch <= "~"), None)
     if bad is not None:
         return f"returned a character outside printable ASCII: {bad!r}"
     return None
 
 
-def _take(record: GameRecord, oracle: Oracle, guess: object, problem: str | None,
-          remaining: int | None, phase: str | None, spent: float) -> bool:
+def read_guess(value: object) -> tuple[Guess | None, str | None]:
+    """What a bot returned, as a :class:`Guess`; or why it is not one (``invalid`` status)."""
+    if isinstance(value, str):
+        value = Guess(value)
+    if not isinstance(value, Guess):
+        return None, f"returned {type(value).__name__}, not str or hbs.Guess"
+    if value.remaining is not None:
+        if isinstance(value.remaining, bool) or not isinstance(value.remaining, Integral) or value.remaining < 0:
+            return None, f"returned remaining={value.remaining!r}, not a count (int >= 0) or None"
+        value = replace(value, remaining=int(value.remaining))
+    if value.phase is not None and not isinstance(value.phase, str):
+        return None, f"returned phase={value.phase!r}, not a str or None"
+    problem = guess_problem(value.text)
+    return (None, problem) if problem else (value, None)
+
+
+def _take(record: GameRecord, oracle: Oracle, guess: Guess | None, problem: str | None, spent: float) -> bool:
     """Apply one guess to the game: invalid ends it, else the oracle answers and the step is kept.
 
     Returns True when the game is over (invalid or solved).
     """
-    problem = problem or guess_problem(guess)
-    if problem:
-        record.status, record.error = "invalid", str(problem)
+    if guess is None:
+        record.status, record.error = Status.INVALID, str(problem)
         return True
-    answer = oracle.ask(guess)
-    record.steps.append(Step(guess, answer.black, answer.white, remaining, phase, spent))
+    answer = oracle.ask(guess.text)
+    record.steps.append(Step(guess.text, answer.black, answer.white, guess.remaining, guess.phase, spent))
     if answer.solved:
-        record.status = "solved"
+        record.status = Status.SOLVED
     return answer.solved
 
 
 def play(bot: Bot, game_name: str, secret: str, max_guesses: int) -> GameRecord:
     """Play one game of ``bot`` against ``secret`` in this process, within ``max_guesses``."""
     oracle = Oracle(secret)
-    record = GameRecord(bot.name, game_name, secret, "exhausted")
+    record = GameRecord(bot.name, game_name, secret, Status.EXHAUSTED)
     history: list[Turn] = []
     start = time.perf_counter()
     while oracle.guesses < max_guesses:
-        bot.remaining = bot.phase = None
         tick = time.perf_counter()
         try:
-            guess = bot.guess(tuple(history))
+            value = bot.guess(tuple(history))
         except Exception as exc:
-            record.status = "error"
+            record.status = Status.ERROR
             record.error = last_lines(exc)
             break
-        if _take(record, oracle, guess, None, bot.remaining, bot.phase, time.perf_counter() - tick):
+        guess, problem = read_guess(value)
+        if _take(record, oracle, guess, problem, time.perf_counter() - tick):
             break
         step = record.steps[-1]
-        history.append(Turn(guess, step.black, step.white))
+        history.append(Turn(step.guess, step.black, step.white))
     record.seconds = time.perf_counter() - start
     return record
 
@@ -182,23 +198,36 @@ class Contestant:
         self._setting_up = False
 
 
+def read_reply(reply: dict) -> tuple[Guess | None, str | None]:
+    """A worker's ``guess`` reply as a :class:`Guess` (checked again: the worker is not trusted)."""
+    if "invalid" in reply:
+        return None, str(reply["invalid"])
+    return read_guess(Guess(reply.get("guess"), reply.get("remaining"), reply.get("phase")))
+
+
 def play_isolated(contestant: Contestant, game_name: str, secret: str) -> GameRecord:
-    """Play one game through a worker: per-guess deadline plus the game's time bank."""
+    """Play one game through a worker: per-guess deadline plus the game's time bank.
+
+    When the game fails (error, timeout, invalid), the last lines the bot wrote to stderr during
+    it are kept in the record's ``log``.
+    """
     budgets = contestant.budgets
     oracle = Oracle(secret)
-    record = GameRecord(contestant.ref.name, game_name, secret, "exhausted")
+    record = GameRecord(contestant.ref.name, game_name, secret, Status.EXHAUSTED)
     history: list[list] = []
     bank = budgets.game_timeout
     start = time.perf_counter()
     try:
         contestant.ready()
     except HbsError as exc:
-        record.status, record.error = "error", str(exc)
+        record.status, record.error = Status.ERROR, str(exc)
         return record
+    worker = contestant.worker
+    worker.stderr.take()  # what setup or earlier games printed is not this game's
     while oracle.guesses < budgets.max_guesses:
         tick = time.perf_counter()
         try:
-            reply = contestant.worker.request({"op": "guess", "history": history}, budgets.guess_timeout + bank)
+            reply = worker.request({"op": "guess", "history": history}, budgets.guess_timeout + bank)
         except WorkerFailure as exc:
             contestant.reset()
             record.status, record.error = exc.status, str(exc)
@@ -206,14 +235,16 @@ def play_isolated(contestant: Contestant, game_name: str, secret: str) -> GameRe
         spent = time.perf_counter() - tick
         bank -= max(0.0, spent - budgets.guess_timeout)
         if "error" in reply or "unsupported" in reply:
-            record.status, record.error = "error", str(reply.get("error") or reply.get("unsupported"))
+            record.status, record.error = Status.ERROR, str(reply.get("error") or reply.get("unsupported"))
             break
-        guess = reply.get("guess")
-        remaining = reply.get("remaining") if isinstance(reply.get("remaining"), int) else None
-        phase = reply.get("phase") if isinstance(reply.get("phase"), str) else None
-        if _take(record, oracle, guess, reply.get("invalid"), remaining, phase, spent):
+        guess, problem = read_reply(reply)
+        if _take(record, oracle, guess, problem, spent):
             break
-        history.append([guess, record.steps[-1].black, record.steps[-1].white])
+        step = record.steps[-1]
+        history.append([step.guess, step.black, step.white])
+    log = worker.stderr.take()
+    if record.status.failure and log:
+        record.log = log
     record.seconds = time.perf_counter() - start
     return record
 
@@ -309,13 +340,13 @@ class Summary:
 def summarize(bot: str, game: str, records: Sequence[GameRecord], seconds: float) -> Summary:
     """Summarize ``records``: guess counts over all games, the histogram over the solved ones."""
     counts = [r.guesses for r in records]
-    solved = [r.guesses for r in records if r.status == "solved"]
+    solved = [r.guesses for r in records if r.status == Status.SOLVED]
     histogram: dict[int, int] = {}
     for n in solved:
         histogram[n] = histogram.get(n, 0) + 1
     failures: dict[str, int] = {}
     for r in records:
-        if r.status != "solved":
+        if r.status != Status.SOLVED:
             failures[r.status] = failures.get(r.status, 0) + 1
     return Summary(
         bot=bot,

@@ -15,9 +15,12 @@ import traceback
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, NamedTuple, Sequence
 
 from .errors import BotLoadError, InputError
+
+if TYPE_CHECKING:
+    from .games import Game
 
 ENTRY_POINT_GROUP = "hbs.bots"
 
@@ -30,26 +33,49 @@ class Turn(NamedTuple):
     white: int
 
 
+@dataclass(frozen=True)
+class Guess:
+    """A guess with what the bot says about it: how many secrets it still thinks possible
+    (``remaining``) and a short label of its strategy's phase; both shown by ``--verbose`` and kept
+    in replays.  ``guess`` may return a plain ``str`` instead."""
+
+    text: str
+    remaining: int | None = None
+    phase: str | None = None
+
+
+#: The kinds of game, as bots declare them in ``games``.
+KINDS = ("mastermind", "bulls", "phrases")
+
+
 class Bot:
     """Base class of every bot.
 
     Subclasses implement :meth:`guess` and may implement :meth:`setup`.  Options given with
     ``hbs run --bot-option key=value`` arrive as keyword arguments of ``__init__`` (converted to the
-    annotated type).  After each guess a bot may set ``remaining`` (how many secrets it still thinks
-    possible) and ``phase`` (a short label); the runner records them in traces and replays.
+    annotated type).  ``games`` declares the kinds of game the bot plays: a set of names from
+    :data:`KINDS`, or a predicate taking a :data:`hbs.Game` (``staticmethod(lambda game: ...)``); a
+    bot may still decline one game from ``setup`` with ``UnsupportedGame``.
     """
 
     #: The bot's name (its file name or entry-point name), set when it is loaded.
     name: str = ""
-    remaining: int | None = None
-    phase: str | None = None
+    #: The kinds of game it plays (or a predicate on a game); empty: not declared.
+    games: ClassVar[Collection[str] | Callable[[Any], bool]] = frozenset()
 
-    def setup(self, game: Any) -> None:
+    def setup(self, game: "Game") -> None:
         """Called once before the games; precompute here.  Raise ``UnsupportedGame`` to decline."""
 
-    def guess(self, history: Sequence[Turn]) -> str:
+    def guess(self, history: Sequence[Turn]) -> "str | Guess":
         """The next guess, given the earlier ``(guess, black, white)`` turns of this game."""
         raise NotImplementedError
+
+    @classmethod
+    def plays(cls, game: "Game") -> bool:
+        """Whether the bot declares that it plays ``game`` (before any instance exists)."""
+        if callable(cls.games):
+            return bool(cls.games(game))
+        return game.kind in cls.games
 
 
 @dataclass

@@ -150,8 +150,11 @@ class Plan:
 
     def environment(self, scratch: str) -> dict[str, str]:
         """The worker's whole environment: nothing of the runner's but the locale."""
+        import hbs
+
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": scratch, "TMPDIR": scratch,
                "LANG": os.environ.get("LANG", "C.UTF-8"), "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
+               "PYTHONPATH": str(Path(hbs.__file__).resolve().parents[1]),  # the runner's hbs, installed or not
                "HBS_RUNNER": str(os.getpid())}
         if self.cache:
             env["NUMBA_CACHE_DIR"] = self.cache

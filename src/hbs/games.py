@@ -123,6 +123,10 @@ class CodeGame:
         """Every code, written, in lexicographic order."""
         return ["".join(self.symbols[i] for i in row) for row in self._rows()]
 
+    def to_payload(self) -> dict:
+        """The rules as JSON data, as a worker (or a bot in another language) receives them."""
+        return {"kind": self.kind, "pegs": self.pegs, "colors": self.colors, "alphabet": self.alphabet}
+
 
 @dataclass(frozen=True, eq=True)
 class PhraseGame:
@@ -150,6 +154,10 @@ class PhraseGame:
     def word_set(self) -> frozenset[str]:
         return frozenset(self.words)
 
+    def to_payload(self) -> dict:
+        """The rules as JSON data, as a worker (or a bot in another language) receives them."""
+        return {"kind": "phrases", "words": list(self.words), "n_words": self.n_words}
+
     def problem(self, text: str) -> str | None:
         """Why ``text`` is not a phrase of this game, or ``None`` when it is."""
         parts = text.split(" ")
@@ -162,6 +170,16 @@ class PhraseGame:
 
 
 Game = CodeGame | PhraseGame
+
+
+def from_payload(data: dict) -> Game:
+    """A game from its :meth:`~CodeGame.to_payload` data; bad data raises :class:`InputError`."""
+    try:
+        if data["kind"] == "phrases":
+            return PhraseGame(tuple(data["words"]), int(data["n_words"]))
+        return CodeGame(data["kind"], int(data["pegs"]), int(data["colors"]), str(data["alphabet"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"not a game: {exc!r}") from None
 
 
 def bulls(pegs: int = 4) -> CodeGame:

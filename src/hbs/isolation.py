@@ -17,10 +17,12 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 
 from .confinement import Plan
+from .status import Status
 
 MAX_REPLY = 1 << 20  # bytes: a guess over 10,000 characters is invalid anyway
 
@@ -42,7 +44,7 @@ class Budgets:
 class WorkerFailure(Exception):
     """The worker overran its time (``timeout``) or died or broke the protocol (``error``)."""
 
-    def __init__(self, status: str, message: str):
+    def __init__(self, status: Status, message: str):
         self.status = status
         super().__init__(message)
 
@@ -81,6 +83,63 @@ def _drop_spares() -> None:
             pool.pop().kill()
 
 
+class Tail:
+    """The last lines a process writes to a pipe: read as they come by a thread, so the process never
+    blocks on a full pipe, and drained once more when asked, so nothing written before is missed."""
+
+    KEEP = 4096  # bytes
+
+    def __init__(self, pipe):
+        self.pipe, self.fd = pipe, pipe.fileno()
+        os.set_blocking(self.fd, False)
+        self._lock = threading.Lock()
+        self._data = bytearray()
+        self._open = True
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
+
+    def _pump(self) -> None:
+        while self._open:
+            try:
+                ready = select.select([self.fd], [], [], 0.5)[0]
+            except (OSError, ValueError):
+                return
+            if ready and not self._drain():
+                return
+
+    def _drain(self) -> bool:
+        """Read what is there; False at the end of the pipe."""
+        with self._lock:
+            while self._open:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except BlockingIOError:
+                    return True
+                except OSError:
+                    return False
+                if not chunk:
+                    self._open = False
+                    return False
+                self._data += chunk
+                if len(self._data) > 2 * self.KEEP:
+                    del self._data[: -self.KEEP]
+            return False
+
+    def take(self, lines: int = 20) -> str:
+        """The last ``lines`` lines written since the last call (at most :attr:`KEEP` bytes)."""
+        self._drain()
+        with self._lock:
+            text = bytes(self._data[-self.KEEP:]).decode("utf-8", "replace")
+            self._data.clear()
+        return "\n".join(text.rstrip().splitlines()[-lines:])
+
+    def close(self) -> None:
+        self._thread.join(timeout=2)  # the process is gone: the pipe ends
+        with self._lock:
+            self._open = False
+            self.pipe.close()
+
+
 class Worker:
     """One worker process and the line protocol of :mod:`hbs.worker`.
 
@@ -94,9 +153,10 @@ class Worker:
         env = dict(os.environ, PYTHONUNBUFFERED="1") if not plan.confined else plan.environment(self.scratch or "/tmp")
         self.process = subprocess.Popen(
             [*plan.prefix(), sys.executable, "-m", "hbs.worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, env=env, cwd=self.scratch,
         )
+        self.stderr = Tail(self.process.stderr)
         self._buffer = b""
         self._in = self.process.stdin.fileno()
 
@@ -126,7 +186,7 @@ class Worker:
             while data:
                 data = data[os.write(self._in, data):]
         except OSError:
-            raise WorkerFailure("error", self._death()) from None
+            raise WorkerFailure(Status.ERROR, self._death()) from None
 
     def receive(self, timeout: float) -> dict:
         """The next reply, or :class:`WorkerFailure` after ``timeout`` seconds."""
@@ -135,20 +195,20 @@ class Worker:
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([out], [], [], left)[0]:
-                raise WorkerFailure("timeout", f"no answer within {timeout:.2f} s")
+                raise WorkerFailure(Status.TIMEOUT, f"no answer within {timeout:.2f} s")
             chunk = os.read(out, 65536)
             if not chunk:
-                raise WorkerFailure("error", self._death())
+                raise WorkerFailure(Status.ERROR, self._death())
             self._buffer += chunk
             if len(self._buffer) > MAX_REPLY:
-                raise WorkerFailure("invalid", f"sent more than {MAX_REPLY:,} bytes")
+                raise WorkerFailure(Status.INVALID, f"sent more than {MAX_REPLY:,} bytes")
         line, _, self._buffer = self._buffer.partition(b"\n")
         try:
             reply = json.loads(line)
             if not isinstance(reply, dict):
                 raise ValueError("not an object")
         except ValueError:
-            raise WorkerFailure("error", "the worker broke the protocol") from None
+            raise WorkerFailure(Status.ERROR, "the worker broke the protocol") from None
         return reply
 
     def _death(self) -> str:
@@ -175,5 +235,6 @@ class Worker:
                 pipe.close()
             except OSError:
                 pass
+        self.stderr.close()
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)

@@ -7,6 +7,7 @@ from typing import Callable
 
 from .arena import guess_problem, play
 from .bot import sources
+from .status import Status
 from .errors import HbsError, UnsupportedGame
 from .games import CodeGame, PhraseGame
 from .oracle import Oracle
@@ -71,7 +72,7 @@ def bots_on(spec, mechanism: str, game: CodeGame | PhraseGame, secret: str,
             record = play(bot, game.name, secret, max_guesses)
         finally:
             bot.close()
-        out.append((name, f"{record.guesses} guesses" if record.status == "solved" else record.status))
+        out.append((name, f"{record.guesses} guesses" if record.status == Status.SOLVED else record.status))
     return out
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .arena import BotRef, Contestant
-from .bot import Bot, Turn
+from .arena import BotRef, Contestant, read_reply
+from .bot import Bot, Guess, Turn
 from .confinement import Plan
 from .errors import HbsError
 from .games import CodeGame, PhraseGame
 from .isolation import Budgets, WorkerFailure, cores
-from .worker import game_payload
 
 
 class RemoteBot(Bot):
@@ -25,10 +24,10 @@ class RemoteBot(Bot):
     def setup(self, game: CodeGame | PhraseGame) -> None:
         """Start the worker and set the bot up there (raises ``UnsupportedGame`` when it declines)."""
         self.close()
-        self.contestant = Contestant(self.ref, game_payload(game), self.budgets, self.plan, cores())
+        self.contestant = Contestant(self.ref, game.to_payload(), self.budgets, self.plan, cores())
         self.contestant.ready()
 
-    def guess(self, history: Sequence[Turn]) -> str:
+    def guess(self, history: Sequence[Turn]) -> Guess:
         if self.contestant is None or self.contestant.worker is None:
             raise HbsError(f"bot {self.name!r} is not running (its worker failed earlier)")
         timeout = self.budgets.guess_timeout + self.budgets.game_timeout
@@ -38,12 +37,12 @@ class RemoteBot(Bot):
         except WorkerFailure as exc:
             self.contestant.reset()
             raise HbsError(f"bot {self.name!r}: {exc}") from None
-        problem = reply.get("error") or reply.get("unsupported") or reply.get("invalid")
+        if "error" in reply or "unsupported" in reply:
+            raise HbsError(f"bot {self.name!r}: {reply.get('error') or reply.get('unsupported')}")
+        guess, problem = read_reply(reply)
         if problem:
             raise HbsError(f"bot {self.name!r}: {problem}")
-        self.remaining = reply.get("remaining") if isinstance(reply.get("remaining"), int) else None
-        self.phase = reply.get("phase") if isinstance(reply.get("phase"), str) else None
-        return reply.get("guess")
+        return guess
 
     def close(self) -> None:
         """Stop the worker (and everything in its sandbox)."""

@@ -15,6 +15,10 @@ from typing import Iterator
 from .arena import GameRecord, Step
 from .errors import InputError
 from .rule import grade
+from .status import Status
+
+#: The replay format's version, written in every line (files of before it, without one, are read as 1).
+VERSION = 1
 
 
 def secret_set_hash(secrets: list[str]) -> str:
@@ -33,6 +37,7 @@ def to_json(record: GameRecord, secret_set: str | None = None) -> dict:
             item["phase"] = s.phase
         guesses.append(item)
     out = {
+        "version": VERSION,
         "bot": record.bot,
         "game": record.game,
         "secret": record.secret,
@@ -42,19 +47,24 @@ def to_json(record: GameRecord, secret_set: str | None = None) -> dict:
     }
     if record.error:
         out["error"] = record.error
+    if record.log:
+        out["log"] = record.log
     if secret_set:
         out["set"] = secret_set
     return out
 
 
 def from_json(data: dict) -> GameRecord:
-    """A :class:`GameRecord` from a replay line's dict."""
+    """A :class:`GameRecord` from a replay line's dict (any version up to :data:`VERSION`)."""
+    if int(data.get("version", 1)) > VERSION:
+        raise ValueError(f"replay format version {data['version']} is newer than this hbs reads ({VERSION})")
     steps = [
         Step(g["guess"], g["black"], g["white"], g.get("remaining"), g.get("phase"), g.get("seconds", 0.0))
         for g in data["guesses"]
     ]
     return GameRecord(
-        data["bot"], data["game"], data["secret"], data["status"], steps, data.get("seconds", 0.0), data.get("error")
+        data["bot"], data["game"], data["secret"], Status(data["status"]), steps, data.get("seconds", 0.0),
+        data.get("error"), data.get("log"),
     )
 
 
@@ -158,6 +168,6 @@ def regrade(record: GameRecord) -> list[str]:
         if grade(step.guess, record.secret) != (step.black, step.white):
             problems.append(f"guess {number} {step.guess!r}: recorded {step.black},{step.white}")
     solved = bool(record.steps) and record.steps[-1].guess == record.secret
-    if solved != (record.status == "solved"):
+    if solved != (record.status == Status.SOLVED):
         problems.append(f"status {record.status!r} but last guess {'is' if solved else 'is not'} the secret")
     return problems

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .arena import GameRecord, Summary
+from .status import Status
 
 
 def count_text(n: int | None) -> str:
@@ -28,13 +29,15 @@ def trace(record: GameRecord, number: int, total: int) -> str:
     lines = [f"game {number}/{total}  secret {record.secret!r}"]
     for k, step in enumerate(record.steps, start=1):
         phase = f"{step.phase:<4} " if step.phase else ""
-        answer = "SOLVED" if (record.status == "solved" and k == len(record.steps)) else f"{step.black:2d} {step.white:2d}"
+        answer = "SOLVED" if (record.status == Status.SOLVED and k == len(record.steps)) else f"{step.black:2d} {step.white:2d}"
         lines.append(
             f"{k:3d}: {phase}{answer:>6}  remain {count_text(step.remaining):>8}  {step.seconds:8.4f}s  {step.guess}"
         )
     end = f"  -> {record.status} in {record.guesses} guesses, {record.seconds:.4f}s"
     if record.error:
         end += "\n     " + record.error.replace("\n", "\n     ")
+    if record.log:
+        end += "\n     the bot's stderr:\n       " + record.log.replace("\n", "\n       ")
     lines.append(end)
     return "\n".join(lines)
 

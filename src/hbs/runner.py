@@ -15,7 +15,6 @@ from . import arena, replays
 from .errors import InputError
 from .isolation import Budgets
 from .runspec import RunSpec, bot_plan, bot_ref, build_bot, build_game, build_secrets
-from .worker import game_payload
 
 
 @dataclass
@@ -87,7 +86,7 @@ def execute(spec: RunSpec, options: RunOptions, on_record: Callable[[arena.GameR
             plan = bot_plan(spec, ref.source, options.confinement, game)
             if on_start:
                 on_start(len(done), len(todo))
-            arena.run_isolated(ref, game.name, game_payload(game), todo, options.budgets, options.workers, record, plan)
+            arena.run_isolated(ref, game.name, game.to_payload(), todo, options.budgets, options.workers, record, plan)
     except KeyboardInterrupt:
         interrupted = True
     finally:

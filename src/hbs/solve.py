@@ -8,6 +8,8 @@ from typing import Callable
 import numpy as np
 
 from .answers import parse_answer
+from .arena import read_guess
+from .errors import HbsError
 from .bot import Bot, Turn
 from .games import CodeGame, PhraseGame
 from .strategies.consistent import fitting
@@ -30,17 +32,20 @@ class SolveSession:
         self.history: list[Turn] = []
         self.space = space_for(game) if isinstance(game, CodeGame) else None
         self.guess = ""
+        self.said_remaining: int | None = None
 
     def next_guess(self) -> str:
         """Ask the bot for its guess after the answers so far."""
-        self.bot.remaining = None
-        self.guess = self.bot.guess(tuple(self.history))
+        guess, problem = read_guess(self.bot.guess(tuple(self.history)))
+        if problem:
+            raise HbsError(f"bot {self.bot.name!r} {problem}")
+        self.guess, self.said_remaining = guess.text, guess.remaining
         return self.guess
 
     def remaining(self) -> int | None:
         """Secrets that fit every answer (code games), else what the bot says."""
         if self.space is None:
-            return self.bot.remaining
+            return self.said_remaining
         return len(self._fitting(self.history))
 
     def record(self, black: int, white: int) -> bool:

@@ -11,6 +11,7 @@ from typing import Callable, Iterable, Iterator
 
 from .arena import play
 from .bot import Bot
+from .status import Status
 from .errors import HbsError, InputError
 
 
@@ -61,7 +62,7 @@ def build(make_bot: Callable[[], Bot], game_name: str, secrets: Iterable[str], m
     records = [play(bot, game_name, s, max_guesses) for s in secrets]
     root: Node | None = None
     for record in records:
-        if record.status != "solved":
+        if record.status != Status.SOLVED:
             raise HbsError(f"the bot did not solve {record.secret!r} ({record.status}): a tree needs every game solved")
         replay = play(again, game_name, record.secret, max_guesses)
         if [s.guess for s in replay.steps] != [s.guess for s in record.steps]:

@@ -21,23 +21,10 @@ import sys
 from typing import Iterator
 
 from . import confinement
-from .arena import guess_problem, last_lines
+from .arena import last_lines, read_guess
 from .bot import Bot, BotSource, Turn, describe, load, make_bot, with_seed
 from .errors import HbsError, UnsupportedGame
-from .games import CodeGame, PhraseGame
-
-
-def game_payload(game: CodeGame | PhraseGame) -> dict:
-    """A game as JSON data for a worker (rules only)."""
-    if isinstance(game, PhraseGame):
-        return {"kind": "phrases", "words": list(game.words), "n_words": game.n_words}
-    return {"kind": game.kind, "pegs": game.pegs, "colors": game.colors, "alphabet": game.alphabet}
-
-
-def game_from_payload(data: dict) -> CodeGame | PhraseGame:
-    if data["kind"] == "phrases":
-        return PhraseGame(tuple(data["words"]), data["n_words"])
-    return CodeGame(data["kind"], data["pegs"], data["colors"], data["alphabet"])
+from .games import from_payload
 
 
 def _confine(request: dict) -> None:
@@ -57,17 +44,13 @@ def _answer(bot: Bot | None, request: dict) -> dict:
         _confine(request)
         bot_cls = load(BotSource(**request["source"]))
         made = make_bot(bot_cls, with_seed(bot_cls, request.get("options", {}), request.get("seed")))
-        made.setup(game_from_payload(request["game"]))
+        made.setup(from_payload(request["game"]))
         return {"ok": True, "bot": made}
     assert bot is not None, "guess before setup"
-    bot.remaining = bot.phase = None
-    guess = bot.guess(tuple(Turn(g, b, w) for g, b, w in request["history"]))
-    problem = guess_problem(guess)
+    guess, problem = read_guess(bot.guess(tuple(Turn(g, b, w) for g, b, w in request["history"])))
     if problem:
         return {"invalid": problem}
-    remaining = bot.remaining if isinstance(bot.remaining, int) else None
-    phase = bot.phase if isinstance(bot.phase, str) else None
-    return {"guess": guess, "remaining": remaining, "phase": phase}
+    return {"guess": guess.text, "remaining": guess.remaining, "phase": guess.phase}
 
 
 def _requests() -> Iterator[dict]:

@@ -6,8 +6,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..bot import Bot, Turn
-from .space import space_for
+from ..bot import Bot, Guess, Turn
+from .space import MAX_PHRASES, space_for
 
 
 def narrow(space, subset: np.ndarray, guess: str, black: int, white: int) -> np.ndarray:
@@ -27,6 +27,11 @@ def fitting(space, history) -> np.ndarray:
     return subset
 
 
+def enumerable(game) -> bool:
+    """Whether a bot that lists every secret can play ``game``: any code game, small phrase games."""
+    return game.kind != "phrases" or game.size <= MAX_PHRASES
+
+
 class NoConsistentSecret(RuntimeError):
     """The answers of the history fit no secret of the game."""
 
@@ -38,6 +43,8 @@ class ConsistentBot(Bot):
     playing every secret of a game walks one decision tree (the same history always gets the same
     guess).
     """
+
+    games = staticmethod(enumerable)
 
     def setup(self, game) -> None:
         self.game = game
@@ -56,16 +63,15 @@ class ConsistentBot(Bot):
             found = self._sets[key] = narrow(self.space, self.consistent(key[:-1]), *key[-1])
         return found
 
-    def guess(self, history: Sequence[Turn]) -> str:
+    def guess(self, history: Sequence[Turn]) -> Guess:
         key = _key(history)
         subset = self.consistent(key)
-        self.remaining = len(subset)
         if not len(subset):
             raise NoConsistentSecret("the answers so far fit no secret of the game")
         found = self._guesses.get(key)
         if found is None:
             found = self._guesses[key] = self.choose(key, subset)
-        return found
+        return Guess(found, remaining=len(subset))
 
     def choose(self, history: tuple, subset: np.ndarray) -> str:
         """The guess for ``history`` whose consistent set is ``subset`` (never empty)."""

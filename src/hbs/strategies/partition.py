@@ -80,6 +80,8 @@ class PartitionBot(ConsistentBot):
             raise InputError(f"option pool must be 'all' or 'consistent', got {pool!r}")
         self.pool = pool
 
+    games = frozenset({"mastermind", "bulls"})
+
     def setup(self, game) -> None:
         if game.kind not in ("mastermind", "bulls"):
             raise UnsupportedGame(f"bot {self.name!r} plays code games (mastermind, bulls), not {game.kind}")
@@ -90,7 +92,6 @@ class PartitionBot(ConsistentBot):
         # The opening guess (memoised): the answer matrix is built and the kernels load here,
         # within the setup allowance, and not in the first game's guess budget.
         self.guess(())
-        self.remaining = None
 
     def choose(self, history: tuple, subset: np.ndarray) -> str:
         if len(subset) <= 2:
