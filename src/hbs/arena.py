@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Sequence
 from .bot import Bot, BotSource, Guess, Turn
 from .confinement import Plan
 from .errors import HbsError, InputError, UnsupportedGame
-from .isolation import UNCONFINED, Worker, WorkerFailure, cores
+from .isolation import PROTOCOL, UNCONFINED, Worker, WorkerFailure, cores
 from .oracle import Oracle
 from .status import Status
 
@@ -160,11 +160,14 @@ class Contestant:
         """Start the worker and send it the setup, without waiting for the answer."""
         if self.worker is not None:
             return
-        self.worker = Worker.start(self.plan)
+        program = self.ref.source.manifest() if self.ref.source.is_program else None
+        self.worker = Worker.start(self.plan, program, self.budgets.memory_mb)
         self._setting_up = True
-        request = {"op": "setup", "source": self.ref.source.as_dict(), "options": self.ref.options,
-                   "seed": self.ref.seed, "game": self.game_data, "memory_mb": self.budgets.memory_mb,
-                   "threads": self.threads, "confine": self.worker.confinement()}
+        request = {"op": "setup", "protocol": PROTOCOL, "game": self.game_data, "options": self.ref.options,
+                   "seed": self.ref.seed}
+        if program is None:  # what the Python worker needs to load and confine the bot
+            request.update(source=self.ref.source.as_dict(), memory_mb=self.budgets.memory_mb,
+                           threads=self.threads, confine=self.worker.confinement())
         try:
             self.worker.send(request)
         except WorkerFailure as exc:
@@ -179,17 +182,22 @@ class Contestant:
         try:
             reply = self.worker.receive(self.budgets.setup_timeout)
         except WorkerFailure as exc:
-            self.reset()
-            raise HbsError(f"bot {self.ref.name!r}: setup failed: {exc}") from None
+            raise HbsError(f"bot {self.ref.name!r}: setup failed: {exc}{self._said()}") from None
         self._setting_up = False
         if "unsupported" in reply:
             self.reset()
             raise UnsupportedGame(reply["unsupported"])
         if not reply.get("ok"):
-            self.reset()
+            said = self._said()
             if reply.get("exit_code") == 2:  # the bot's name, file or options: the user's input
                 raise InputError(str(reply.get("error")))
-            raise HbsError(f"bot {self.ref.name!r}: setup failed: {reply.get('error')}")
+            raise HbsError(f"bot {self.ref.name!r}: setup failed: {reply.get('error')}{said}")
+
+    def _said(self) -> str:
+        """The last line the bot wrote to stderr (for a failed setup's message); stops the worker."""
+        said = self.worker.stderr.take(1) if self.worker is not None else ""
+        self.reset()
+        return f" (its stderr: {said})" if said else ""
 
     def reset(self) -> None:
         if self.worker is not None:

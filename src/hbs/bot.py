@@ -21,6 +21,7 @@ from .errors import BotLoadError, InputError
 
 if TYPE_CHECKING:
     from .games import Game
+    from .manifest import Manifest
 
 ENTRY_POINT_GROUP = "hbs.bots"
 
@@ -92,7 +93,7 @@ class BotEntry:
         """The first line of the bot's docstring."""
         if self.cls is None:
             return ""
-        doc = inspect.getdoc(self.cls) or ""
+        doc = inspect.cleandoc(self.cls.__dict__.get("__doc__") or "")  # its own, not a parent's
         return doc.strip().splitlines()[0] if doc.strip() else ""
 
 
@@ -123,16 +124,37 @@ class BotSource:
     def origin(self) -> str:
         return self.path or f"entry point {self.entry_point}"
 
+    @property
+    def is_program(self) -> bool:
+        """A folder with a ``bot.toml``: a program speaking the line protocol (docs/protocol.md)."""
+        return self.path is not None and Path(self.path).is_dir()
+
+    def manifest(self) -> "Manifest":
+        from .manifest import read
+
+        return read(self.path)
+
     def files(self) -> list[Path]:
-        """The bot's own files: its module, and its data folder ``bots/NAME/`` when there is one."""
+        """The bot's own files: its module and its data folder ``bots/NAME/``, or its program's folder."""
         if self.path is None:
             return []
         path = Path(self.path)
+        if path.is_dir():
+            return [path]
         folder = path.with_suffix("")
         return [path, folder] if folder.is_dir() else [path]
 
     def as_dict(self) -> dict:
         return {"name": self.name, "path": self.path, "entry_point": self.entry_point}
+
+    def fingerprint(self) -> str:
+        """A hash of the bot's own files (of its entry point's name for an installed bot)."""
+        digest = hashlib.sha256(str(self.entry_point or "").encode())
+        for path in self.files():
+            for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
+                if file.is_file():
+                    digest.update(str(file.relative_to(path.parent)).encode() + b"\0" + file.read_bytes())
+        return digest.hexdigest()
 
 
 def sources(extra: Sequence[str | Path] = ()) -> dict[str, BotSource]:
@@ -144,9 +166,13 @@ def sources(extra: Sequence[str | Path] = ()) -> dict[str, BotSource]:
     for folder in bot_dirs(extra):
         if not folder.is_dir():
             continue
-        for path in sorted(folder.glob("*.py")):
-            if not path.stem.startswith("_") and path.stem not in found:
+        for path in sorted(folder.iterdir()):
+            if path.name.startswith(("_", ".")) or path.stem in found:
+                continue
+            if path.suffix == ".py" and path.is_file():
                 found[path.stem] = BotSource(path.stem, path=str(path))
+            elif path.is_dir() and (path / "bot.toml").is_file():
+                found[path.name] = BotSource(path.name, path=str(path))
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         if ep.name not in found:
             found[ep.name] = BotSource(ep.name, entry_point=ep.value)
@@ -164,6 +190,8 @@ def locate(name: str, extra: Sequence[str | Path] = ()) -> BotSource:
 
 def describe(source: BotSource) -> BotEntry:
     """Import this one bot: its class, or why it cannot be loaded.  Only ever in a worker (or trusted)."""
+    if source.is_program:
+        return BotEntry(source.name, source.origin, error="a program (bot.toml): it runs only in a worker")
     if source.path is not None:
         return _load_file(source.name, Path(source.path))
     for ep in entry_points(group=ENTRY_POINT_GROUP):
@@ -210,6 +238,13 @@ def make_bot(cls: type[Bot], options: dict[str, str] | None = None) -> Bot:
         raise InputError(f"bot {cls.name!r}: {exc}") from None
     bot.name = cls.name
     return bot
+
+
+def untyped_options(cls: type[Bot]) -> list[str]:
+    """Options of ``cls.__init__`` with neither a type annotation nor a default to take one from."""
+    params = inspect.signature(cls.__init__).parameters.values()
+    return [p.name for p in params if p.name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+            and p.annotation is inspect.Parameter.empty and p.default is inspect.Parameter.empty]
 
 
 def accepts_option(cls: type[Bot], key: str) -> bool:

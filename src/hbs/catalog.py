@@ -1,4 +1,5 @@
-"""Listing bots: each bot is loaded in a confined worker of its own, never in the listing process.
+"""Listing bots: each Python bot is loaded in a confined worker of its own, never in the listing
+process; a program bot is described by its ``bot.toml`` (reading it runs nothing).
 
 A module-level statement of a submitted bot file therefore runs under the same confinement as its
 games, and one bot cannot change what the list says of another.
@@ -6,11 +7,13 @@ games, and one bot cannot change what the list says of another.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from . import confinement
-from .bot import sources
+from .bot import BotSource, locate, sources
+from .errors import BotLoadError
+from .games import Game
 from .isolation import Worker, WorkerFailure, cores
 
 LIST_MEMORY_MB = 2048
@@ -25,36 +28,60 @@ class Listing:
     origin: str
     summary: str = ""
     error: str | None = None
+    games: list[str] = field(default_factory=list)  # the kinds it declares (of the games asked about)
+    untyped: list[str] = field(default_factory=list)  # options without a type
+    program: bool = False
+    seeded: bool = False  # takes a seed (programs always get one)
 
     def as_dict(self) -> dict:
         return dict(vars(self))
 
 
-def list_bots(extra: Sequence[str] = (), mechanism: str = "bwrap") -> list[Listing]:
-    """Every bot with the first line of its docstring or why it cannot be loaded, a few at a time."""
-    found = list(sources(extra).values())
-    rows: list[Listing] = []
+def list_bots(extra: Sequence[str] = (), mechanism: str = "bwrap", games: Sequence[Game] = ()) -> list[Listing]:
+    """Every bot: the first line of its docstring, the kinds of ``games`` it plays, or why it cannot load."""
+    return describe_all(list(sources(extra).values()), mechanism, games)
+
+
+def describe(name: str, extra: Sequence[str], mechanism: str, games: Sequence[Game] = ()) -> Listing:
+    """One bot, found by name (an unknown name raises :class:`BotLoadError`)."""
+    return describe_all([locate(name, extra)], mechanism, games)[0]
+
+
+def describe_all(found: list[BotSource], mechanism: str, games: Sequence[Game]) -> list[Listing]:
+    payloads = [g.to_payload() for g in games]
+    rows: dict[str, Listing] = {s.name: _program(s, games) for s in found if s.is_program}
+    python = [s for s in found if not s.is_program]
     width = max(2, cores())
-    for start in range(0, len(found), width):
-        batch = found[start:start + width]
+    for start in range(0, len(python), width):
+        batch = python[start:start + width]
         workers = [Worker.start(confinement.plan(mechanism, source)) for source in batch]
         try:
             for source, worker in zip(batch, workers):
                 worker.send({"op": "describe", "source": source.as_dict(), "memory_mb": LIST_MEMORY_MB,
-                             "confine": worker.confinement()})
+                             "games": payloads, "confine": worker.confinement()})
             for source, worker in zip(batch, workers):
-                rows.append(_answer(source.name, source.origin, worker))
+                rows[source.name] = _answer(source, worker)
         finally:
             for worker in workers:
                 worker.kill()
-    return rows
+    return [rows[s.name] for s in found]
 
 
-def _answer(name: str, origin: str, worker: Worker) -> Listing:
+def _program(source: BotSource, games: Sequence[Game]) -> Listing:
+    try:
+        manifest = source.manifest()
+    except BotLoadError as exc:
+        return Listing(source.name, source.origin, error=str(exc), program=True)
+    return Listing(source.name, source.origin, manifest.description,
+                   games=[g.kind for g in games if g.kind in manifest.games], program=True, seeded=True)
+
+
+def _answer(source: BotSource, worker: Worker) -> Listing:
     try:
         reply = worker.receive(LIST_TIMEOUT)
     except WorkerFailure as exc:
-        return Listing(name, origin, error=f"loading it failed: {exc}")
+        return Listing(source.name, source.origin, error=f"loading it failed: {exc}")
     if "summary" not in reply:
-        return Listing(name, origin, error=str(reply.get("error")))
-    return Listing(name, origin, str(reply.get("summary") or ""), reply.get("error"))
+        return Listing(source.name, source.origin, error=str(reply.get("error")))
+    return Listing(source.name, source.origin, str(reply.get("summary") or ""), reply.get("error"),
+                   list(reply.get("games") or []), list(reply.get("untyped") or []), seeded=bool(reply.get("seeded")))

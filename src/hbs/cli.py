@@ -22,6 +22,8 @@ from .isolation import Budgets, cores
 from . import scoreboard as board
 from .replays import read as replay_read, regrade, secret_set_hash as replay_hash
 from .errors import HbsError, InputError
+from .games import defaults
+from .loaders import load_words
 from .remote import RemoteBot
 from .rule import grade as grade_rule
 
@@ -156,15 +158,55 @@ def bots(
     Each bot is loaded in a confined worker of its own, as in a run: listing runs no bot code here.
     """
     with reported():
-        rows = catalog.list_bots(bots_dir, confinement_of(sandbox, unconfined))
+        mechanism = confinement_of(sandbox, unconfined)
+        rows = catalog.list_bots(bots_dir, mechanism, list(defaults(load_words(runspec.default_words())).values()))
     if json_out:
         print(json.dumps([row.as_dict() for row in rows]))
         return
-    table = Table("bot", "what it does", show_edge=False)
+    table = Table("bot", "games", "what it does", show_edge=False)
     for row in rows:
         text = row.summary if row.error is None else f"[red]cannot load: {row.error}[/red]"
-        table.add_row(row.name, text)
+        table.add_row(row.name, ", ".join(row.games), text)
     out.print(table)
+
+
+@app.command()
+def check(
+    bot: Annotated[str, typer.Argument(help="The bot to check (a name that `hbs bots` lists).")],
+    bots_dir: BotsDirs = [],
+    words: WordsOpt = None,
+    bot_option: BotOptionOpt = [],
+    guess_timeout: Annotated[float, typer.Option(help="Seconds a guess may take.")] = 10.0,
+    setup_timeout: Annotated[float, typer.Option(help="Seconds the setup may take.")] = 120.0,
+    memory: Annotated[int, typer.Option(help="Memory cap of a worker, MB (address space).")] = 4096,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    sandbox: SandboxOpt = "auto",
+    unconfined: UnconfinedOpt = False,
+) -> None:
+    """Check a bot before it enters a run: it loads, is documented, types its options, declares its
+    games and plays each (a few games, re-graded), is deterministic, and keeps to time and memory.
+
+    Exit 0 when it may enter a run; 2, with the reasons on stderr, when not.
+    """
+    from . import check as checkmod
+
+    with reported():
+        mechanism = confinement_of(sandbox, unconfined)
+        spec = runspec.RunSpec(bot, words=words, bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
+        budgets = Budgets(guess_timeout=guess_timeout, game_timeout=guess_timeout, setup_timeout=setup_timeout, memory_mb=memory)
+        report = checkmod.check(spec, mechanism, budgets, load_words(words or runspec.default_words()))
+    if json_out:
+        print(json.dumps(report.as_dict()))
+    else:
+        table = Table("rule", "", "what was seen", title=f"hbs check {bot} ({report.confinement})", title_justify="left")
+        for f in report.findings:
+            table.add_row(f.rule, "[green]ok[/green]" if f.ok else "[red]FAIL[/red]", f.detail)
+        out.print(table)
+    if not report.ok:
+        for f in report.findings:
+            if not f.ok:
+                print(f"hbs: check: {bot}: {f.rule}: {f.detail}", file=sys.stderr)
+        raise typer.Exit(2)
 
 
 @app.command("board")

@@ -17,7 +17,6 @@ no sockets but unix ones, no ptrace) and resource limits (address space, file si
 
 from __future__ import annotations
 
-import hashlib
 import os
 import resource
 import shutil
@@ -38,7 +37,10 @@ FILE_MB = 64  # largest file a confined bot may write
 OPEN_FILES = 256
 THREADS = 512  # RLIMIT_NPROC under bubblewrap: counted inside the sandbox's own user namespace
 SCRATCH_MB = 256  # bubblewrap's private /tmp
-SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin")
+SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin",
+          # the few files of /etc that programs need to start: `cc` and friends are symlinks through
+          # /etc/alternatives; node reads OpenSSL's configuration at start-up
+          "/etc/alternatives", "/etc/ld.so.cache", "/etc/ssl/openssl.cnf", "/etc/localtime")
 DEVICES_READ = ("/dev/urandom", "/dev/random", "/dev/zero")
 FIX = ("it needs bubblewrap (apt-get install bubblewrap) or a kernel with Landlock (Linux >= 5.13); "
        "--unconfined says you trust the bots")
@@ -120,6 +122,9 @@ class Plan:
     read: tuple[str, ...] = ()  # readable paths besides the Python installation
     cache: str | None = None  # the bot's own compile cache (persistent, writable)
     python: tuple[str, ...] = field(default_factory=lambda: tuple(python_paths()))
+    workdir: str | None = None  # where the worker starts (a program bot's folder); else its scratch
+    writable: tuple[str, ...] = ()  # more writable paths (a build writes into the bot's folder)
+    processes: bool = False  # may start processes (a build)
 
     @property
     def confined(self) -> bool:
@@ -141,9 +146,10 @@ class Plan:
                 args += ["--symlink", os.readlink(link), link]
         for path in sorted(set(self.readable()) - {p for p in SYSTEM if os.path.islink(p)}):
             args += ["--ro-bind", path, path]
-        if self.cache:
-            args += ["--bind", self.cache, self.cache]
-        args += ["--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp"]
+        for path in (self.cache, *self.writable):
+            if path:
+                args += ["--bind", path, path]
+        args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", self.workdir or "/tmp"]
         for key, value in self.environment("/tmp").items():
             args += ["--setenv", key, value]
         return args
@@ -162,34 +168,25 @@ class Plan:
 
     def payload(self, scratch: str | None) -> dict:
         """What the worker applies to itself before it loads the bot."""
-        write = [p for p in (scratch, self.cache, "/dev/null") if p]
+        write = [p for p in (scratch, self.cache, *self.writable, "/dev/null") if p]
         return {"mechanism": self.mechanism, "read": self.readable() + list(DEVICES_READ), "write": write,
-                "cache": self.cache}
+                "cache": self.cache, "processes": self.processes}
 
 
 def plan(mechanism: str, source: "BotSource", words: str | Path | None = None) -> Plan:
     """The plan for one bot: its own files and the word list readable, its own cache writable."""
+    workdir = source.path if source.is_program else None
     if mechanism == "none":
-        return Plan("none", python=())
+        return Plan("none", python=(), workdir=workdir)
     read = [str(p.resolve()) for p in source.files() if p.exists()]
     if words:
         read.append(str(Path(words).resolve()))
-    cache = cache_root() / "numba" / bot_key(source.name, source.files(), source.entry_point or "")
+    cache = cache_root() / "numba" / f"{source.name}-{source.fingerprint()[:16]}"  # its own: no other bot's
     try:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"cannot make the bot's compile cache: {exc.strerror}", cache) from None
-    return Plan(mechanism, tuple(read), str(cache))
-
-
-def bot_key(name: str, paths: list[Path], fallback: str = "") -> str:
-    """The name of a bot's own cache: its name and a hash of its files (another bot never shares it)."""
-    digest = hashlib.sha256(fallback.encode())
-    for path in paths:
-        for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
-            if file.is_file():
-                digest.update(file.name.encode() + b"\0" + file.read_bytes())
-    return f"{name}-{digest.hexdigest()[:16]}"
+    return Plan(mechanism, tuple(read), str(cache), workdir=workdir)
 
 
 def apply(payload: dict | None, memory_mb: int | None) -> None:
@@ -211,4 +208,4 @@ def apply(payload: dict | None, memory_mb: int | None) -> None:
     if payload["mechanism"] == "landlock":
         landlock.restrict(payload["read"], payload["write"])
     if seccomp.supported():
-        seccomp.install()
+        seccomp.install(seccomp.program(os.getpid(), processes=bool(payload.get("processes"))))

@@ -182,6 +182,11 @@ def from_payload(data: dict) -> Game:
         raise InputError(f"not a game: {exc!r}") from None
 
 
+def defaults(words: tuple[str, ...]) -> dict[str, Game]:
+    """The game of each kind that listings and checks use: 4x6 Mastermind, Bulls and Cows, 3 words."""
+    return {"mastermind": mastermind(), "bulls": bulls(), "phrases": PhraseGame(words, 3)}
+
+
 def bulls(pegs: int = 4) -> CodeGame:
     """Bulls and Cows with ``pegs`` distinct digits."""
     return CodeGame("bulls", pegs, 10, DIGITS)

@@ -21,10 +21,15 @@ import threading
 import time
 from dataclasses import dataclass
 
+from pathlib import Path
+
+from . import programs
 from .confinement import Plan
+from .manifest import Manifest
 from .status import Status
 
 MAX_REPLY = 1 << 20  # bytes: a guess over 10,000 characters is invalid anyway
+PROTOCOL = 1  # the line protocol's version (docs/protocol.md)
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,8 @@ class Tail:
         self._lock = threading.Lock()
         self._data = bytearray()
         self._open = True
+        self.written = 0  # bytes written in all
+        self.first = b""  # the beginning of what was written
         self._thread = threading.Thread(target=self._pump, daemon=True)
         self._thread.start()
 
@@ -121,6 +128,9 @@ class Tail:
                     self._open = False
                     return False
                 self._data += chunk
+                self.written += len(chunk)
+                if len(self.first) < 200:
+                    self.first += chunk[: 200 - len(self.first)]
                 if len(self._data) > 2 * self.KEEP:
                     del self._data[: -self.KEEP]
             return False
@@ -147,22 +157,28 @@ class Worker:
     worker can be started before the run's budgets are known: see :func:`prestart`.
     """
 
-    def __init__(self, plan: Plan = UNCONFINED):
+    def __init__(self, plan: Plan = UNCONFINED, program: Manifest | None = None, memory_mb: int | None = None):
         self.plan = plan
         self.scratch = tempfile.mkdtemp(prefix="hbs-bot-") if plan.mechanism == "landlock" else None
         env = dict(os.environ, PYTHONUNBUFFERED="1") if not plan.confined else plan.environment(self.scratch or "/tmp")
+        if program is None:  # the Python worker: it confines itself when it is set up
+            args, cwd = [*plan.prefix(), sys.executable, "-m", "hbs.worker"], self.scratch
+        else:  # a program: confined by hbs.launch before it starts
+            args, cwd = programs.command(program, plan, self.scratch, memory_mb), str(program.folder)
+        self.program = program
         self.process = subprocess.Popen(
-            [*plan.prefix(), sys.executable, "-m", "hbs.worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, env=env, cwd=self.scratch,
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, env=env, cwd=cwd,
         )
         self.stderr = Tail(self.process.stderr)
         self._buffer = b""
         self._in = self.process.stdin.fileno()
 
     @classmethod
-    def start(cls, plan: Plan = UNCONFINED) -> "Worker":
+    def start(cls, plan: Plan = UNCONFINED, program: Manifest | None = None, memory_mb: int | None = None) -> "Worker":
         """A fresh worker for ``plan``: one started by :func:`prestart` when there is one."""
+        if program is not None:
+            return cls(plan, program, memory_mb)
         pool = _spares.get(_key(plan), [])
         while pool:
             spare = pool.pop()
@@ -170,6 +186,21 @@ class Worker:
                 return spare
             spare.kill()
         return cls(plan)
+
+    def peak_mb(self) -> float:
+        """The largest peak resident memory of the worker's processes (its sandbox's included), MB."""
+        peak, todo = 0, [self.process.pid]
+        while todo:
+            pid = todo.pop()
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+                todo += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+            except (OSError, ValueError):
+                continue
+            for line in status.splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]))
+        return peak / 1024
 
     def confinement(self) -> dict:
         """What the worker applies to itself before it loads the bot (see :func:`hbs.confinement.apply`)."""

@@ -14,7 +14,7 @@ from typing import Callable
 from . import arena, replays
 from .errors import InputError
 from .isolation import Budgets
-from .runspec import RunSpec, bot_plan, bot_ref, build_bot, build_game, build_secrets
+from .runspec import RunSpec, build_bot, build_game, build_secrets, prepare_bot
 
 
 @dataclass
@@ -82,8 +82,7 @@ def execute(spec: RunSpec, options: RunOptions, on_record: Callable[[arena.GameR
                 on_start(len(done), len(todo))
             arena.run(bot, game.name, todo, options.budgets.max_guesses, record)
         else:
-            ref = bot_ref(spec)
-            plan = bot_plan(spec, ref.source, options.confinement, game)
+            ref, plan = prepare_bot(spec, options.confinement, game, options.budgets)
             if on_start:
                 on_start(len(done), len(todo))
             arena.run_isolated(ref, game.name, game.to_payload(), todo, options.budgets, options.workers, record, plan)

@@ -8,7 +8,7 @@ from pathlib import Path
 from . import confinement
 from .bot import Bot, BotSource, load_bot, locate, make_bot, project_root, with_seed
 from .confinement import Plan
-from .errors import InputError
+from .errors import InputError, UnsupportedGame
 from .games import DEFAULT_ALPHABET, CodeGame, PhraseGame, bulls, mastermind
 from .loaders import load_codes, load_phrases, load_words
 
@@ -91,16 +91,47 @@ def build_secrets(spec: RunSpec, game: CodeGame | PhraseGame) -> list[str]:
 
 
 def build_bot(spec: RunSpec) -> Bot:
-    """The bot ``spec`` names, with its options (``--seed`` goes to bots that take a seed)."""
+    """The bot ``spec`` names, imported into this process (``--in-process``: trusted Python bots only)."""
+    if locate(spec.bot, spec.bots_dirs).is_program:
+        raise InputError(f"bot {spec.bot!r} is a program: it plays in workers only, not --in-process")
     cls = load_bot(spec.bot, spec.bots_dirs)
     return make_bot(cls, with_seed(cls, spec.bot_options, spec.seed))
 
 
 def bot_ref(spec: RunSpec) -> "BotRef":
-    """Where the bot ``spec`` names is, with its options: found without importing it."""
+    """Where the bot ``spec`` names is, with its options: found without importing it.
+
+    A program's options are checked here against its ``bot.toml`` (a Python bot's in its worker).
+    """
     from .arena import BotRef
 
-    return BotRef(locate(spec.bot, spec.bots_dirs), dict(spec.bot_options), spec.seed)
+    source = locate(spec.bot, spec.bots_dirs)
+    options = dict(spec.bot_options)
+    if source.is_program:
+        declared = source.manifest().options
+        for key in options:
+            if key not in declared:
+                raise InputError(f"bot {spec.bot!r} has no option {key!r} (options: {', '.join(declared) or 'none'})")
+        options = {**declared, **options}
+    return BotRef(source, options, spec.seed)
+
+
+def prepare_bot(spec: RunSpec, mechanism: str, game: CodeGame | PhraseGame, budgets=None) -> tuple["BotRef", Plan]:
+    """The bot ``spec`` names and how its workers are confined; a program is built first (confined).
+
+    Raises :class:`UnsupportedGame` for a program whose ``bot.toml`` does not list the game.
+    """
+    from .isolation import Budgets
+    from .programs import build
+
+    ref = bot_ref(spec)
+    plan = bot_plan(spec, ref.source, mechanism, game)
+    if ref.source.is_program:
+        manifest = ref.source.manifest()
+        if game.kind not in manifest.games:
+            raise UnsupportedGame(f"bot {spec.bot!r} plays {', '.join(sorted(manifest.games))}, not {game.kind}")
+        build(spec.bot, manifest, plan, (budgets or Budgets()).setup_timeout)
+    return ref, plan
 
 
 def bot_plan(spec: RunSpec, source: BotSource, mechanism: str, game: CodeGame | PhraseGame | None = None) -> Plan:
@@ -113,5 +144,4 @@ def remote_bot(spec: RunSpec, mechanism: str, game: CodeGame | PhraseGame) -> "R
     """The bot ``spec`` names, played through a confined worker (set it up with ``setup(game)``)."""
     from .remote import RemoteBot
 
-    ref = bot_ref(spec)
-    return RemoteBot(ref, bot_plan(spec, ref.source, mechanism, game))
+    return RemoteBot(*prepare_bot(spec, mechanism, game))

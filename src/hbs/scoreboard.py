@@ -8,7 +8,6 @@ paired comparisons).  Boards mark the runs whose bot was not confined.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import statistics
@@ -29,8 +28,7 @@ def bot_file_hash(name: str, extra_dirs: list[str]) -> str:
         source = locate(name, extra_dirs)
     except BotLoadError:
         return ""
-    data = Path(source.path).read_bytes() if source.path else str(source.entry_point).encode()
-    return hashlib.sha1(data).hexdigest()[:16]
+    return source.fingerprint()[:16]
 
 
 def played(confinement: str) -> str:

@@ -61,8 +61,11 @@ def _errno(number: int) -> int:
     return 0x00050000 | number
 
 
-def program(pid: int, machine: str | None = None) -> bytes:
-    """The filter for a worker whose process id is ``pid``, as packed ``sock_filter`` entries."""
+def program(pid: int, machine: str | None = None, processes: bool = False) -> bytes:
+    """The filter for a worker whose process id is ``pid``, as packed ``sock_filter`` entries.
+
+    ``processes``: let it start processes and signal them (a bot's build step: compilers do).
+    """
     arch, numbers = _ARCH[machine or platform.machine()]
     body = [_op(LD_W_ABS, 4), _op(JEQ_K, arch, 1, 0), _op(RET_K, RET_KILL_PROCESS), _op(LD_W_ABS, 0)]
     if arch == _ARCH["x86_64"][0]:
@@ -76,12 +79,14 @@ def program(pid: int, machine: str | None = None) -> bytes:
         return [_op(LD_W_ABS, 16), _op(test, value, 0, 1), _op(RET_K, RET_ALLOW), _op(RET_K, otherwise)]
 
     for name in _DENIED:
-        when(name, [_op(RET_K, _errno(errno.EPERM))])
-    when("clone", first_argument(JSET_K, CLONE_THREAD, _errno(errno.EPERM)))
-    when("clone3", [_op(RET_K, _errno(errno.ENOSYS))])
+        if not (processes and name in ("fork", "vfork", "tkill")):
+            when(name, [_op(RET_K, _errno(errno.EPERM))])
+    if not processes:
+        when("clone", first_argument(JSET_K, CLONE_THREAD, _errno(errno.EPERM)))
+        when("clone3", [_op(RET_K, _errno(errno.ENOSYS))])
+        for name in _SIGNALS:
+            when(name, first_argument(JEQ_K, pid, _errno(errno.EPERM)))
     when("socket", first_argument(JEQ_K, AF_UNIX, _errno(errno.EACCES)))
-    for name in _SIGNALS:
-        when(name, first_argument(JEQ_K, pid, _errno(errno.EPERM)))
     body.append(_op(RET_K, RET_ALLOW))
     return b"".join(body)
 

@@ -22,7 +22,7 @@ from typing import Iterator
 
 from . import confinement
 from .arena import last_lines, read_guess
-from .bot import Bot, BotSource, Turn, describe, load, make_bot, with_seed
+from .bot import Bot, BotSource, Turn, accepts_option, describe, load, make_bot, untyped_options, with_seed
 from .errors import HbsError, UnsupportedGame
 from .games import from_payload
 
@@ -39,7 +39,12 @@ def _answer(bot: Bot | None, request: dict) -> dict:
     if request["op"] == "describe":
         _confine(request)
         entry = describe(BotSource(**request["source"]))
-        return {"summary": entry.summary, "error": entry.error}
+        reply = {"summary": entry.summary, "error": entry.error}
+        if entry.cls is not None:
+            reply["games"] = [g["kind"] for g in request.get("games", []) if entry.cls.plays(from_payload(g))]
+            reply["untyped"] = untyped_options(entry.cls)
+            reply["seeded"] = accepts_option(entry.cls, "seed")
+        return reply
     if request["op"] == "setup":
         _confine(request)
         bot_cls = load(BotSource(**request["source"]))

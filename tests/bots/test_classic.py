@@ -47,14 +47,20 @@ def test_published_figures(tmp_path, bot, args, total, worst):
     assert all(not regrade(r) for r in records)
 
 
-def test_random_is_reproducible_and_depends_on_the_seed():
-    a = run_json("--bot", "random", "--seed", "7")
-    b = run_json("--bot", "random", "--seed", "7")
-    c = run_json("--bot", "random", "--seed", "8")
-    assert a["total_guesses"] == b["total_guesses"]
-    assert a["solved"] == c["solved"] == 1296
-    # every random guess is consistent, so it can never do worse than guessing all codes in turn
-    assert a["max_guesses"] <= 1296 and a["total_guesses"] != c["total_guesses"]
+def test_random_is_reproducible_and_depends_on_the_seed(tmp_path):
+    def guesses(seed: str, name: str) -> list[list[str]]:
+        replays = tmp_path / name
+        run_json("--bot", "random", "--seed", seed, "--replays", str(replays))
+        records = list(read(replays))
+        assert len(records) == 1296 and all(r.status == "solved" and not regrade(r) for r in records)
+        for record in records:  # every guess fits every earlier answer (the scalar rule)
+            for k, step in enumerate(record.steps):
+                assert all(grade(s.guess, step.guess) == (s.black, s.white) for s in record.steps[:k])
+        return [[s.guess for s in r.steps] for r in records]
+
+    a, b, c = guesses("7", "a.jsonl"), guesses("7", "b.jsonl"), guesses("8", "c.jsonl")
+    assert a == b  # same seed, same guesses, game for game
+    assert sum(x != y for x, y in zip(a, c)) > 100  # another seed draws other guesses
 
 
 WORDS = ["a", "an", "ant", "be", "bee", "cab", "dab"]

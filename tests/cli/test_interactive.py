@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 
 import pexpect
@@ -58,21 +59,23 @@ def test_solve_breaks_a_code_with_bad_input_and_undo_on_the_way():
 
 
 def test_solve_names_the_conflicting_answers_and_exits_1():
+    codes = mastermind().codes()
+    answers = [(0, 0), (0, 0), (1, 0), (0, 4)]
     child = spawn("solve", "--game", "mastermind", "--bot", "first")
-    assert next_guess(child) == "1111"
-    child.expect(PROMPT)
-    child.sendline("0 0")  # no 1 anywhere
-    guess = next_guess(child)
-    assert "1" not in guess
-    child.expect(PROMPT)
-    child.sendline("0 0")  # none of these either
-    next_guess(child)
-    child.expect(PROMPT)
-    child.sendline("1 0")
-    next_guess(child)
-    child.expect(PROMPT)
-    child.sendline("4 0" if False else "0 4")
-    child.expect(r"no code fits")
+    turns = []
+    for answer in answers:
+        turns.append((next_guess(child), *answer))
+        child.expect(PROMPT)
+        child.sendline(f"{answer[0]} {answer[1]}")
+    # the reference: by brute force with the scalar rule, the fewest answers that no code fits
+    fits = lambda chosen: any(all(grade(g, c) == (b, w) for g, b, w in chosen) for c in codes)  # noqa: E731
+    assert fits(turns[:3]) and not fits(turns)
+    conflict = next(combo for size in (1, 2, 3) for combo in itertools.combinations(range(4), size)
+                    if not fits([turns[i] for i in combo]))
+    numbers = [str(i + 1) for i in conflict]
+    said = f"answer {numbers[0]} at all" if len(numbers) == 1 else f"answers {', '.join(numbers[:-1])} and {numbers[-1]}"
+    child.expect(r"no code fits[^\r\n]*")
+    assert said in child.after
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1

@@ -37,16 +37,25 @@ def mechanism(request) -> str:
 class Run:
     """One `hbs run` of the escape bot in a real process."""
 
-    def __init__(self, tmp_path: Path, attack: str, how: list[str], secrets=("3456", "1234"), **options):
+    def __init__(self, tmp_path: Path, attack: str, how: list[str], secrets=("3456", "1234"), bot="escape",
+                 **options):
         self.bots = tmp_path / "bots"
         self.bots.mkdir(exist_ok=True)
-        shutil.copy(ESCAPES / "escape.py", self.bots / "escape.py")
+        if bot == "escape":
+            shutil.copy(ESCAPES / "escape.py", self.bots / "escape.py")
+        else:  # the same attacks by a program that speaks the line protocol
+            folder = self.bots / bot
+            folder.mkdir(exist_ok=True)
+            shutil.copy(ESCAPES / "escape_prog.py", folder / "bot.py")
+            (folder / "bot.toml").write_text(
+                f'command = ["{sys.executable}", "bot.py"]\ngames = ["mastermind"]\n'
+                'options = {attack = "", target = "", port = "0"}\n')
         self.board = tmp_path / "board"
         codes = tmp_path / "codes.txt"
         codes.write_text("\n".join(secrets) + "\n")
         self.replays = tmp_path / "replays.jsonl"
         self.replays.unlink(missing_ok=True)
-        args = [sys.executable, "-m", "hbs", "run", "--bot", "escape", "--bots-dir", str(self.bots),
+        args = [sys.executable, "-m", "hbs", "run", "--bot", bot, "--bots-dir", str(self.bots),
                 "--secrets", str(codes), "--replays", str(self.replays), "--workers", "1", "--json",
                 "--scoreboard", str(self.board), "--bot-option", f"attack={attack}", *how]
         for key, value in options.items():
@@ -214,3 +223,26 @@ def test_listing_bots_runs_no_bot_code_unconfined(tmp_path, mechanism):
     assert not written.exists()
     rows = listing("--unconfined")  # the control: the module's code does run, in a worker
     assert written.exists() and rows["listed"]["error"] is None
+
+
+@pytest.mark.parametrize("attack", ["secrets", "memory", "write", "connect", "signal", "fork"])
+def test_a_program_bot_is_confined_the_same_way(tmp_path, mechanism, attack):
+    listener = socket.create_server(("127.0.0.1", 0))
+    argv0 = f"hbs-sleeper-{tmp_path.name}"
+    board = tmp_path / "board"  # the scoreboard: a folder of the runner's the bot must not write
+    board.mkdir()
+    target = argv0 if attack == "fork" else str(board)
+    options = dict(bot="escape_prog", target=target, port=listener.getsockname()[1])
+    try:
+        run = Run(tmp_path, attack, confined(mechanism), **options)
+        assert run.returncode == 0, run.err
+        assert run.statuses == ["solved", "solved"] and "ESCAPED" not in run.errors(), run.errors()
+        assert run.survivors(argv0) == [] and not (board / "forged-by-a-program.json").exists()
+        control = Run(tmp_path, attack, UNCONFINED, **options)
+        if attack == "signal":
+            assert control.returncode == -signal.SIGTERM
+        else:
+            assert "ESCAPED" in control.errors(), control.err
+        assert control.survivors(argv0) == []
+    finally:
+        listener.close()

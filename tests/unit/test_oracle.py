@@ -11,6 +11,9 @@ def test_oracle_answers_by_the_rule_counts_and_wins_only_on_exact_match():
     assert oracle.guesses == 3
 
 
-def test_oracle_hides_its_secret_from_attributes():
+def test_oracle_shows_nothing_of_its_secret():
     oracle = Oracle("1234")
-    assert not hasattr(oracle, "__dict__")
+    public = {name for name in dir(oracle) if not name.startswith("_")}
+    assert public == {"ask", "guesses"}  # nothing else to read
+    assert "1234" not in repr(oracle) and "1234" not in str(oracle)
+    assert not hasattr(oracle, "__dict__")  # no attribute can be added to hold it elsewhere
