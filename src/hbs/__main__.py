@@ -49,7 +49,7 @@ def planned_confinement(argv: list[str]) -> Plan | None:
     from . import confinement
     from .bot import locate
     from .errors import HbsError
-    from .runspec import default_words
+    from .request import default_words
 
     bots = values(argv, "--bot")
     if not bots:

@@ -20,7 +20,7 @@ from .errors import HbsError, UnsupportedGame
 from .games import Game, PhraseGame, defaults
 from .isolation import Budgets, cores
 from .replays import regrade
-from .runspec import RunSpec, prepare_bot
+from .request import Request, prepare_bot
 from .status import Status
 
 SAMPLE = {"mastermind": 8, "bulls": 8, "phrases": 3}  # games played a kind (twice: determinism)
@@ -65,7 +65,7 @@ def sample_secrets(game: Game, count: int) -> list[str]:
     return codes[:: max(1, len(codes) // count)][:count]
 
 
-def check(spec: RunSpec, mechanism: str, budgets: Budgets, words: tuple[str, ...]) -> CheckReport:
+def check(spec: Request, mechanism: str, budgets: Budgets, words: tuple[str, ...]) -> CheckReport:
     """Check the bot ``spec`` names; bad input (an unknown bot) raises :class:`HbsError`."""
     report = CheckReport(spec.bot, mechanism)
     games = defaults(words)
@@ -87,7 +87,7 @@ def check(spec: RunSpec, mechanism: str, budgets: Budgets, words: tuple[str, ...
     return report
 
 
-def _check_game(report: CheckReport, spec: RunSpec, mechanism: str, budgets: Budgets, game: Game,
+def _check_game(report: CheckReport, spec: Request, mechanism: str, budgets: Budgets, game: Game,
                 printed: list[str]) -> None:
     secrets = sample_secrets(game, SAMPLE[game.kind])
     try:

@@ -17,10 +17,11 @@ from rich.table import Table
 
 import contextlib
 
-from . import arena, catalog, confinement, report, runner, runspec
+from . import arena, catalog, confinement, console, runner
+from .request import Request, build_game, default_words, parse_options, remote_bot
 from .isolation import Budgets, cores
 from . import scoreboard as board
-from .replays import read as replay_read, regrade, secret_set_hash as replay_hash
+from .replays import read as replay_read, regrade
 from .errors import HbsError, InputError
 from .games import defaults
 from .loaders import load_words
@@ -100,46 +101,36 @@ def run(
     timeout, error, invalid.
     """
     with reported():
-        mechanism = "none" if in_process else confinement_of(sandbox, unconfined)
-        for flag, value in (("--max-guesses", max_guesses), ("--memory", memory), ("--workers", 1 if workers is None else workers)):
-            if value < 1:
-                raise InputError(f"{flag} must be at least 1, got {value}")
-        for flag, value in (("--guess-timeout", guess_timeout), ("--game-timeout", game_timeout), ("--setup-timeout", setup_timeout)):
-            if value < 0:
-                raise InputError(f"{flag} must not be negative, got {value}")
-        spec = runspec.RunSpec(
-            bot, game, phrases, words, secrets, pegs, colors, alphabet, n_words, limit, seed,
-            runspec.parse_options(bot_option), bots_dir,
-        )
+        spec = Request(bot=bot, game=game, phrases=phrases, words=words, secrets=secrets, pegs=pegs, colors=colors,
+                       alphabet=alphabet, n_words=n_words, limit=limit, seed=seed,
+                       bot_options=parse_options(bot_option), bots_dirs=bots_dir)
         options = runner.RunOptions(
-            Budgets(max_guesses, guess_timeout, game_timeout, setup_timeout, memory),
-            workers if workers is not None else cores(), in_process, mechanism, replays, resume,
+            budgets=Budgets(max_guesses=max_guesses, guess_timeout=guess_timeout, game_timeout=game_timeout,
+                            setup_timeout=setup_timeout, memory_mb=memory),
+            workers=workers if workers is not None else cores(), in_process=in_process,
+            confinement="none" if in_process else confinement_of(sandbox, unconfined), replays=replays, resume=resume,
         )
-        progress: list[report.RunProgress] = []
+        progress: list[console.RunProgress] = []
         shown = contextlib.ExitStack()
 
         def on_start(done: int, todo: int) -> None:
-            bar = report.RunProgress(done + todo, enabled=not verbose and not json_out, done=done)
+            bar = console.RunProgress(done + todo, enabled=not verbose and not json_out, done=done)
             progress.append(bar)
             shown.enter_context(bar.shown())
 
         def on_record(record: arena.GameRecord) -> None:
             if verbose:
-                print(report.trace(record, progress[0].done + 1, progress[0].total), flush=True)
+                print(console.trace(record, progress[0].done + 1, progress[0].total), flush=True)
             progress[0].advance(record)
 
         with shown:
             outcome = runner.execute(spec, options, on_record, on_start)
         if not outcome.interrupted:
-            board.record_run(
-                scoreboard_dir, spec.bot, board.bot_file_hash(spec.bot, bots_dir), outcome.game,
-                replay_hash(outcome.secrets), options.budgets.as_dict(), outcome.summary, outcome.records, replays,
-                outcome.confinement,
-            )
+            board.record_run(scoreboard_dir, outcome)
     if json_out:
         print(json.dumps(outcome.summary.as_dict()))
     else:
-        out.print(report.summary_table(outcome.summary))
+        out.print(console.summary_table(outcome.summary))
     if outcome.interrupted:
         print(f"hbs: interrupted after {outcome.played} of {len(outcome.secrets)} games; "
               f"the replays of the finished games are kept", file=sys.stderr)
@@ -159,7 +150,7 @@ def bots(
     """
     with reported():
         mechanism = confinement_of(sandbox, unconfined)
-        rows = catalog.list_bots(bots_dir, mechanism, list(defaults(load_words(runspec.default_words())).values()))
+        rows = catalog.list_bots(bots_dir, mechanism, list(defaults(load_words(default_words())).values()))
     if json_out:
         print(json.dumps([row.as_dict() for row in rows]))
         return
@@ -192,9 +183,9 @@ def check(
 
     with reported():
         mechanism = confinement_of(sandbox, unconfined)
-        spec = runspec.RunSpec(bot, words=words, bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
+        spec = Request(bot=bot, words=words, bot_options=parse_options(bot_option), bots_dirs=bots_dir)
         budgets = Budgets(guess_timeout=guess_timeout, game_timeout=guess_timeout, setup_timeout=setup_timeout, memory_mb=memory)
-        report = checkmod.check(spec, mechanism, budgets, load_words(words or runspec.default_words()))
+        report = checkmod.check(spec, mechanism, budgets, load_words(words or default_words()))
     if json_out:
         print(json.dumps(report.as_dict()))
     else:
@@ -263,7 +254,7 @@ def show(
         record = records[index]
         problems = regrade(record)
     print(f"{record.bot} on {record.game}")
-    print(report.trace(record, index + 1, len(records)))
+    print(console.trace(record, index + 1, len(records)))
     for problem in problems:
         print(f"  re-grading disagrees: {problem}")
 
@@ -301,15 +292,15 @@ def tree(
     from . import tree as treemod
 
     with reported(), contextlib.ExitStack() as stack:
-        spec = runspec.RunSpec(bot, game, pegs=pegs, colors=colors, alphabet=alphabet,
-                               bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
-        the_game = runspec.build_game(spec)
+        spec = Request(bot=bot, game=game, pegs=pegs, colors=colors, alphabet=alphabet,
+                       bot_options=parse_options(bot_option), bots_dirs=bots_dir)
+        the_game = build_game(spec)
         if the_game.kind == "phrases":
             raise InputError("hbs tree needs a code game (mastermind or bulls)")
         mechanism = confinement_of(sandbox, unconfined)
 
         def fresh() -> RemoteBot:
-            made = stack.enter_context(contextlib.closing(runspec.remote_bot(spec, mechanism, the_game)))
+            made = stack.enter_context(contextlib.closing(remote_bot(spec, mechanism, the_game)))
             made.setup(the_game)
             return made
 
@@ -365,10 +356,10 @@ def solve(
     from . import solve as solvemod
 
     with reported():
-        spec = runspec.RunSpec(bot, game, None, words, None, pegs, colors, alphabet, n_words,
-                               bot_options=runspec.parse_options(bot_option), bots_dirs=bots_dir)
-        the_game = runspec.build_game(spec)
-        the_bot = runspec.remote_bot(spec, confinement_of(sandbox, unconfined), the_game)
+        spec = Request(bot=bot, game=game, words=words, pegs=pegs, colors=colors, alphabet=alphabet,
+                       n_words=n_words, bot_options=parse_options(bot_option), bots_dirs=bots_dir)
+        the_game = build_game(spec)
+        the_bot = remote_bot(spec, confinement_of(sandbox, unconfined), the_game)
     with contextlib.closing(the_bot):
         with reported():
             the_bot.setup(the_game)
@@ -396,8 +387,8 @@ def play_cmd(
     from . import play as playmod
 
     with reported():
-        spec = runspec.RunSpec("", game, None, words, None, pegs, colors, alphabet, n_words)
-        the_game = runspec.build_game(spec)
+        spec = Request(game=game, words=words, pegs=pegs, colors=colors, alphabet=alphabet, n_words=n_words)
+        the_game = build_game(spec)
         mechanism = confinement_of(sandbox, unconfined)
     session = playmod.PlaySession(the_game, playmod.random_secret(the_game, seed))
     bots = lambda: playmod.bots_on(spec, mechanism, the_game, session.secret)  # noqa: E731

@@ -20,8 +20,10 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 CHOICES = ("auto", "bwrap", "landlock")
 FILE_MB = 64  # largest file a confined bot may write
 OPEN_FILES = 256
-THREADS = 512  # RLIMIT_NPROC under bubblewrap: counted inside the sandbox's own user namespace
+THREADS = 512  # tasks (processes and threads) a worker may have: a pids cgroup, or RLIMIT_NPROC
 SCRATCH_MB = 256  # bubblewrap's private /tmp
 SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin",
           # the few files of /etc that programs need to start: `cc` and friends are symlinks through
@@ -93,6 +95,78 @@ def choose(requested: str = "auto", unconfined: bool = False) -> tuple[str, str 
                if requested == "bwrap" else "this kernel has no Landlock (Linux >= 5.13 with Landlock enabled)")
         raise InputError(f"--sandbox {requested}: {why}")
     return requested, None
+
+
+@lru_cache(maxsize=None)
+def pids_root() -> Path | None:
+    """Where this process may make pids cgroups (a writable cgroup v1 ``pids`` hierarchy, or cgroup v2
+    with the pids controller, as root usually can); None elsewhere."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if "pids" in controllers.split(","):
+            base = Path("/sys/fs/cgroup/pids") / path.lstrip("/")
+        elif controllers == "" and path == "/" and "pids" in _read(Path("/sys/fs/cgroup/cgroup.subtree_control")):
+            base = Path("/sys/fs/cgroup")
+        else:
+            continue
+        if (base / "cgroup.procs").exists() and os.access(base, os.W_OK):
+            return base
+    return None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+class TaskCap:
+    """A pids cgroup that caps one worker's tasks (its processes and all their threads) at
+    :data:`THREADS`: unlike RLIMIT_NPROC it binds root too, and it lets the runner kill every task
+    of the worker, whatever session it moved to."""
+
+    _made = 0
+
+    def __init__(self, root: Path):
+        TaskCap._made += 1
+        self.path = root / f"hbs-{os.getpid()}-{TaskCap._made}"
+        self.path.mkdir()
+        (self.path / "pids.max").write_text(str(THREADS))
+
+    def wrap(self, args: list[str]) -> list[str]:
+        """``args`` started inside the cgroup (a shell joins it, then becomes the command)."""
+        return ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', str(self.path), *args]
+
+    def remove(self) -> None:
+        """Kill what is left in the cgroup and remove it."""
+        for _ in range(100):
+            pids = _read(self.path / "cgroup.procs").split()
+            for pid in pids:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (ProcessLookupError, PermissionError, ValueError):
+                    pass
+            try:
+                self.path.rmdir()
+                return
+            except OSError:
+                time.sleep(0.02)
+
+
+def task_cap(plan: "Plan") -> TaskCap | None:
+    """A pids cgroup for a confined worker, where this machine lets hbs make one."""
+    root = pids_root() if plan.confined else None
+    if root is None:
+        return None
+    try:
+        return TaskCap(root)
+    except OSError:
+        return None
 
 
 def cache_root() -> Path:

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import programs
-from .confinement import Plan
+from .confinement import Plan, task_cap
+from .errors import InputError
 from .manifest import Manifest
 from .status import Status
 
@@ -32,7 +33,7 @@ MAX_REPLY = 1 << 20  # bytes: a guess over 10,000 characters is invalid anyway
 PROTOCOL = 1  # the line protocol's version (docs/protocol.md)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Budgets:
     """What a bot may spend: guesses a game, seconds a guess plus a game's time bank, setup, memory."""
 
@@ -41,6 +42,15 @@ class Budgets:
     game_timeout: float = 30.0  # the bank: time beyond guess_timeout is drawn from it
     setup_timeout: float = 120.0
     memory_mb: int = 4096
+
+    def __post_init__(self) -> None:
+        for flag, value in (("--max-guesses", self.max_guesses), ("--memory", self.memory_mb)):
+            if value < 1:
+                raise InputError(f"{flag} must be at least 1, got {value}")
+        for flag, value in (("--guess-timeout", self.guess_timeout), ("--game-timeout", self.game_timeout),
+                            ("--setup-timeout", self.setup_timeout)):
+            if value < 0:
+                raise InputError(f"{flag} must not be negative, got {value}")
 
     def as_dict(self) -> dict:
         return dict(vars(self))
@@ -166,9 +176,10 @@ class Worker:
         else:  # a program: confined by hbs.launch before it starts
             args, cwd = programs.command(program, plan, self.scratch, memory_mb), str(program.folder)
         self.program = program
+        self.cap = task_cap(plan)
         self.process = subprocess.Popen(
-            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, env=env, cwd=cwd,
+            self.cap.wrap(args) if self.cap else args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True, env=env, cwd=cwd,
         )
         self.stderr = Tail(self.process.stderr)
         self._buffer = b""
@@ -261,6 +272,8 @@ class Worker:
         except (ProcessLookupError, PermissionError):
             pass
         self.process.wait()
+        if self.cap is not None:
+            self.cap.remove()
         for pipe in (self.process.stdin, self.process.stdout):
             try:
                 pipe.close()

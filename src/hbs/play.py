@@ -58,7 +58,7 @@ def bots_on(spec, mechanism: str, game: CodeGame | PhraseGame, secret: str,
     """
     from dataclasses import replace
 
-    from .runspec import remote_bot
+    from .request import remote_bot
 
     out = []
     for name in sources(spec.bots_dirs):

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Callable
 
 from . import arena, replays
+from .bot import locate
 from .errors import InputError
 from .isolation import Budgets
-from .runspec import RunSpec, build_bot, build_game, build_secrets, prepare_bot
+from .request import Request, build_bot, build_game, build_secrets, prepare_bot
 
 
-@dataclass
+@dataclass(kw_only=True)
 class RunOptions:
     """How to run: budgets, parallel workers or in-process, confinement, replays and resume."""
 
@@ -28,19 +29,30 @@ class RunOptions:
     replays: str | None = None
     resume: bool = False
 
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise InputError(f"--workers must be at least 1, got {self.workers}")
 
-@dataclass
+
+@dataclass(kw_only=True)
 class RunOutcome:
+    """A run's result, with what the scoreboard records of it."""
+
+    bot: str
+    bot_hash: str  # a fingerprint of the bot's files
     game: str
     secrets: list[str]
+    secret_set: str  # the fingerprint of ``secrets``
     records: list[arena.GameRecord]  # every game of the replay file and this run, in secret order
     summary: arena.Summary
+    budgets: Budgets
     played: int  # games played by this run
     confinement: str = "none"  # how the bot was played: bwrap, landlock, none or in-process
+    replays: str | None = None
     interrupted: bool = False
 
 
-def prepare(spec: RunSpec, options: RunOptions):
+def prepare(spec: Request, options: RunOptions):
     """The game and the secrets still to play (after ``--resume``), and the games already played."""
     game = build_game(spec)
     secrets = build_secrets(spec, game)
@@ -57,7 +69,7 @@ def prepare(spec: RunSpec, options: RunOptions):
     return game, secrets, done, [s for s in secrets if s not in seen]
 
 
-def execute(spec: RunSpec, options: RunOptions, on_record: Callable[[arena.GameRecord], None] | None = None,
+def execute(spec: Request, options: RunOptions, on_record: Callable[[arena.GameRecord], None] | None = None,
             on_start: Callable[[int, int], None] | None = None) -> RunOutcome:
     """Play the run; ``on_start(done, todo)`` before the games, ``on_record`` after each game."""
     game, secrets, done, todo = prepare(spec, options)
@@ -97,5 +109,9 @@ def execute(spec: RunSpec, options: RunOptions, on_record: Callable[[arena.GameR
     if options.replays and not interrupted:
         replays.rewrite(options.replays, records, fingerprint)
     summary = arena.summarize(spec.bot, game.name, records, seconds)
-    how = "in-process" if options.in_process else options.confinement
-    return RunOutcome(game.name, secrets, records, summary, len(new), how, interrupted)
+    return RunOutcome(
+        bot=spec.bot, bot_hash=locate(spec.bot, spec.bots_dirs).fingerprint()[:16], game=game.name,
+        secrets=secrets, secret_set=fingerprint, records=records, summary=summary, budgets=options.budgets,
+        played=len(new), confinement="in-process" if options.in_process else options.confinement,
+        replays=options.replays, interrupted=interrupted,
+    )

@@ -15,43 +15,39 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .arena import GameRecord, Summary
-from .bot import locate
-from .errors import BotLoadError, InputError
+from typing import TYPE_CHECKING
+
+from .errors import InputError
+
+if TYPE_CHECKING:
+    from .runner import RunOutcome
 
 CONFINED = ("bwrap", "landlock")
 
 
-def bot_file_hash(name: str, extra_dirs: list[str]) -> str:
-    """A fingerprint of the bot's code, found the way discovery finds it, without importing it."""
-    try:
-        source = locate(name, extra_dirs)
-    except BotLoadError:
-        return ""
-    return source.fingerprint()[:16]
-
-
 def played(confinement: str) -> str:
     """How a board shows a run's confinement: unconfined runs are marked."""
-    return confinement if confinement in CONFINED else f"{confinement} (UNCONFINED)"
+    if confinement in ("none", "in-process"):
+        return f"{confinement} (UNCONFINED)"
+    return confinement  # bwrap, landlock, or unknown (recorded before confinement was kept)
 
 
-def record_run(directory: str | Path, bot: str, bot_hash: str, game: str, secret_set: str,
-               budgets: dict, summary: Summary, records: list[GameRecord], replays: str | None,
-               confinement: str = "none") -> Path:
+def record_run(directory: str | Path, outcome: "RunOutcome") -> Path:
     """Write one run's result; returns the file written."""
     folder = Path(directory) / "runs"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"cannot write the scoreboard: {exc.strerror}", directory) from None
+    summary, records = outcome.summary, outcome.records
     data = {
-        "bot": bot, "bot_hash": bot_hash, "game": game, "secrets": secret_set, "budgets": budgets,
-        "confinement": confinement, "summary": summary.as_dict(), "replays": replays, "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "bot": outcome.bot, "bot_hash": outcome.bot_hash, "game": outcome.game, "secrets": outcome.secret_set,
+        "budgets": outcome.budgets.as_dict(), "confinement": outcome.confinement, "summary": summary.as_dict(),
+        "replays": outcome.replays, "when": time.strftime("%Y-%m-%d %H:%M:%S"),
         "guesses": [r.guesses for r in records], "statuses": [r.status for r in records],
         "seconds_per_game": summary.seconds / max(summary.games, 1),
     }
-    path = folder / f"{bot}__{game}__{secret_set}.json"
+    path = folder / f"{outcome.bot}__{outcome.game}__{outcome.secret_set}.json"
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data))
     tmp.replace(path)

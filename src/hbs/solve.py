@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 
-from .answers import parse_answer
+from .answer_input import parse_answer
 from .arena import read_guess
 from .errors import HbsError
 from .bot import Bot, Turn

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -187,6 +188,19 @@ def test_a_fork_storm_is_bounded(tmp_path, mechanism):
     control = Run(tmp_path, "fork", UNCONFINED, secrets=("3456",), target=argv0)
     assert "ESCAPED: started 500 children" in control.errors()
     assert control.survivors(argv0) == []  # even unconfined, the worker's process group is killed
+
+
+def test_a_thread_storm_is_bounded(tmp_path, mechanism):
+    if confinement.pids_root() is None and (os.getuid() == 0 or mechanism != "bwrap"):
+        pytest.skip("no cap on threads here: no pids cgroup to make, and RLIMIT_NPROC binds only bwrap as non-root")
+    run = Run(tmp_path, "threads", confined(mechanism), secrets=("3456",))
+    assert run.returncode == 0 and run.statuses == ["error"], run.errors()
+    assert "BLOCKED" in run.errors() and "threads" in run.errors()
+    started = int(re.search(r"after (\d+) threads$", run.errors()).group(1))
+    assert started < confinement.THREADS  # the worker's own threads count too
+    assert run.survivors() == []
+    control = Run(tmp_path, "threads", UNCONFINED, secrets=("3456",))
+    assert "ESCAPED: started 2000 threads" in control.errors()
 
 
 def test_a_disk_filler_stops_at_the_file_size_cap(tmp_path, mechanism):

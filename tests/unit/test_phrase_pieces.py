@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from hbs.feedback import encode_strings, grade
 from hbs.strategies import probes, spacing
-from hbs.strategies.expected_log import COST_KNOTS, expected_costs
+from hbs.strategies.expected_cost import COST_KNOTS, expected_costs
 
 WORDS = ["a", "be", "cat", "dogs", "eagle", "tea", "bead", "ace"]
 

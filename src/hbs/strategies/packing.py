@@ -215,7 +215,10 @@ class TupleSearch:
     entry (a fitting combination of left rows and a right group), then mixed-radix within it.
     """
 
-    def __init__(self, slots: list[np.ndarray], target: np.ndarray):
+    def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
+                 lengths: np.ndarray | None = None):
+        self.slot_words = slot_words  # the word indices of each slot's rows (``int64[W_j]``), if given
+        self.lengths = lengths  # the word length of each slot (the spacing searched), if given
         self.n = len(slots)
         words = target.shape[0]
         order = sorted(range(self.n), key=lambda j: len(slots[j]))

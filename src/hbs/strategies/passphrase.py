@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numba
 import numpy as np
@@ -25,8 +25,13 @@ from ..errors import UnsupportedGame
 from ..feedback import encode_string, encode_strings, grade_strings
 from ..games import PhraseGame
 from . import probes, spacing
-from .expected_log import COST_KNOTS, expected_costs
+from .expected_cost import COST_KNOTS, expected_costs
 from .packing import MAX_FIELD, TupleSearch, pack
+
+LETTERS = 26  # a..z: the letters of the features
+FIRST_LETTER = ord("a")
+FEATURE_CACHE = 20_000  # (spacing, guess) feature tables kept before the cache is emptied
+LEAST_WEIGHT = 1e-6  # an estimated spacing keeps at least this weight: only a count of zero rules it out
 
 
 @dataclass
@@ -42,9 +47,10 @@ class Settings:
     passes: int = 3  # coordinate-ascent passes of the probe design
 
 
-@dataclass
+@dataclass(frozen=True)
 class State:
-    """What the breaker knows after a history."""
+    """What the breaker knows after a history (never changed once memoised: a refinement is a new
+    State stored in its place before any later history is looked at)."""
 
     length: int | None = None
     lengths: np.ndarray | None = None  # spacing hypotheses, int64[H, n]
@@ -62,9 +68,9 @@ class PhraseBreaker:
         self.settings = settings or Settings()
         words = list(game.words)
         self.word_bytes, self.word_lengths = encode_strings(words)
-        raw = self.word_bytes.astype(np.int64) - 97
-        self.word_counts = np.zeros((len(words), 26), dtype=np.uint8)
-        for c in range(26):
+        raw = self.word_bytes.astype(np.int64) - FIRST_LETTER
+        self.word_counts = np.zeros((len(words), LETTERS), dtype=np.uint8)
+        for c in range(LETTERS):
             self.word_counts[:, c] = (raw == c).sum(axis=1)
         longest = int(self.word_lengths.max())
         if self.n * longest > MAX_FIELD:
@@ -75,7 +81,6 @@ class PhraseBreaker:
         self._states: dict[tuple, State] = {(): State()}
         self._guesses: dict[tuple, tuple[str, str, int]] = {}
         self._features: dict[tuple, list] = {}
-        self._pool = ThreadPoolExecutor(max_workers=numba.get_num_threads())
         self.first_guess = self._design_first()
 
     # -- the decision ---------------------------------------------------------------------------
@@ -95,44 +100,56 @@ class PhraseBreaker:
 
     def _decide(self, state: State, key: tuple) -> tuple[str, str, int]:
         if not key:
-            total = sum(w for w in spacing.hypotheses(self.class_sizes, self.n)[1])
-            return self.first_guess, "p0", int(total)
+            return self._opening()
         rng = np.random.default_rng(_seed(self.seed, key))
         if state.candidates is None:
-            searches, total, rest = self._refresh(state)
+            searches, total, rest, state = self._refresh(state)
             if total + rest > self.settings.enumerate_below:
-                counts = np.array([s.count for s in searches], dtype=np.int64)
-                return self._probe_from(self._mixture_sample(searches, counts, rng)), "p1", total + rest
+                self._states[key] = state
+                return self._narrowing(searches, total + rest, rng)
             counted = {tuple(s.lengths.tolist()) for s in searches}
-            state.pending = np.array([h for h in state.lengths.tolist() if tuple(h) not in counted], dtype=np.int64)
-            state.candidates = self._listed(state, searches)
+            pending = np.array([h for h in state.lengths.tolist() if tuple(h) not in counted], dtype=np.int64)
+            state = replace(state, pending=pending, candidates=self._listed(state, searches))
         if len(state.candidates) == 0 and state.pending is not None and len(state.pending):
             # the secret lies in a spacing too unlikely to have been counted: list those now
             searches = [s for s in (self._search(state, h) for h in state.pending) if s.count]
-            state.pending = None
-            state.candidates = self._listed(state, searches)
+            state = replace(state, pending=None, candidates=self._listed(state, searches))
+        self._states[key] = state
+        return self._closing(state, rng)
+
+    def _opening(self) -> tuple[str, str, int]:
+        """p0: the first guess, designed once at set-up."""
+        total = sum(w for w in spacing.hypotheses(self.class_sizes, self.n)[1])
+        return self.first_guess, "p0", int(total)
+
+    def _narrowing(self, searches: list[TupleSearch], possible: int, rng: np.random.Generator) -> tuple[str, str, int]:
+        """p1: too many phrases to list: the probe most informative about a sample of them."""
+        counts = np.array([s.count for s in searches], dtype=np.int64)
+        return self._probe_from(self._mixture_sample(searches, counts, rng)), "p1", possible
+
+    def _closing(self, state: State, rng: np.random.Generator) -> tuple[str, str, int]:
+        """p2: the phrases are listed: the guess with the least expected number of guesses after it."""
         if len(state.candidates) == 0:
             raise RuntimeError("no phrase of the word list fits the answers")
         return self._final_guess(state, rng), "p2", len(state.candidates)
 
     # -- state updates ----------------------------------------------------------------------------
     def _update(self, parent: State, guess: str, black: int, white: int) -> State:
-        state = State(parent.length, parent.lengths, parent.weights, parent.candidates, parent.pending,
-                      parent.observations + [(guess, black, white)])
+        state = replace(parent, observations=parent.observations + [(guess, black, white)])
         if parent.length is None:  # the first guess saturates every letter: its total gives the length
-            state.length = black + white - min(guess.count(" "), self.n - 1) + self.n - 1
-            state.lengths, state.weights = spacing.hypotheses(self.class_sizes, self.n, state.length)
+            length = black + white - min(guess.count(" "), self.n - 1) + self.n - 1
+            state = replace(state, length=length, **dict(zip(("lengths", "weights"),
+                                                              spacing.hypotheses(self.class_sizes, self.n, length))))
         if state.candidates is not None:
             phrases = self._texts(state.candidates)
             rows, lens = encode_strings(phrases)
             marks = grade_strings(encode_string(guess), rows, lens)
             keep = (marks[:, 0] == black) & (marks[:, 1] == white) & (np.array(phrases) != guess)
-            state.candidates = state.candidates[keep]
-            return state
+            return replace(state, candidates=state.candidates[keep])
         left = guess[: state.length]
         if not probes.letter_set(left).any():
             keep = spacing.space_hits(state.lengths, guess) == black
-            state.lengths, state.weights = state.lengths[keep], state.weights[keep]
+            state = replace(state, lengths=state.lengths[keep], weights=state.weights[keep])
         return state
 
     def _listed(self, state: State, searches: list[TupleSearch]) -> np.ndarray:
@@ -152,38 +169,39 @@ class PhraseBreaker:
         return phrases[keep]
 
     # -- the packed-count search ------------------------------------------------------------------
-    def _refresh(self, state: State) -> tuple[list[TupleSearch], int, int]:
+    def _refresh(self, state: State) -> tuple[list[TupleSearch], int, int, State]:
         """Count the phrases of each spacing, most likely first.
 
         ``state.weights`` holds each spacing's count as last known or estimated.  Counts only
         shrink as answers come in; a spacing not counted again is estimated to shrink like the
         median of those that were.  Counting stops once the estimates left are under
         ``mixture_share`` of the counted total.  Spacings with no phrase are dropped.
-        Returns the searches of the counted spacings, their total and the estimate of the rest
-        (0 only when every spacing was counted).
+        Returns the searches of the counted spacings, their total, the estimate of the rest (0 only
+        when every spacing was counted), and the state with the spacings' weights brought up to date.
         """
         weights = state.weights.astype(float)
         done: dict[int, TupleSearch] = {}
         ratios: list[float] = []
         batch = self.settings.refresh_batch
-        while True:
-            pending = [int(i) for i in np.argsort(-weights, kind="stable") if int(i) not in done and weights[i] > 0]
-            total = sum(s.count for s in done.values())
-            shrink = float(np.median(ratios)) if ratios else 1.0
-            rest = float(np.maximum(weights[pending] * shrink, 1e-6).sum()) if pending else 0.0
-            if not pending or (total > 0 and rest < self.settings.mixture_share * total):
-                break
-            picked = pending[:batch]
-            for i, search in zip(picked, self._pool.map(lambda i: self._search(state, state.lengths[i]), picked)):
-                done[i] = search
-                ratios.append(search.count / weights[i])
-                weights[i] = search.count
+        with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:  # closed when counted
+            while True:
+                pending = [int(i) for i in np.argsort(-weights, kind="stable") if int(i) not in done and weights[i] > 0]
+                total = sum(s.count for s in done.values())
+                shrink = float(np.median(ratios)) if ratios else 1.0
+                rest = float(np.maximum(weights[pending] * shrink, LEAST_WEIGHT).sum()) if pending else 0.0
+                if not pending or (total > 0 and rest < self.settings.mixture_share * total):
+                    break
+                picked = pending[:batch]
+                for i, search in zip(picked, pool.map(lambda i: self._search(state, state.lengths[i]), picked)):
+                    done[i] = search
+                    ratios.append(search.count / weights[i])
+                    weights[i] = search.count
         if pending:  # an estimate never rules a spacing out: only a count of zero does
-            weights[pending] = np.maximum(weights[pending] * shrink, 1e-6)
+            weights[pending] = np.maximum(weights[pending] * shrink, LEAST_WEIGHT)
         live = weights > 0
-        state.lengths, state.weights = state.lengths[live], weights[live]
+        state = replace(state, lengths=state.lengths[live], weights=weights[live])
         searches = [done[i] for i in sorted(done) if done[i].count]
-        return searches, total, int(np.ceil(rest)) if pending else 0
+        return searches, total, int(np.ceil(rest)) if pending else 0, state
 
     def _search(self, state: State, lengths: np.ndarray) -> TupleSearch:
         slots = [self.by_length[int(l)] for l in lengths]
@@ -206,9 +224,7 @@ class PhraseBreaker:
         packed = [pack(np.stack(f, axis=1)) if f else np.zeros((len(ix), 1), np.uint64)
                   for f, ix in zip(per_slot, slots)]
         target = pack(np.array([targets], dtype=np.uint8)) if targets else np.zeros((1, 1), np.uint64)
-        search = TupleSearch(packed, target[0])
-        search.slot_words, search.lengths = slots, lengths
-        return search
+        return TupleSearch(packed, target[0], slot_words=slots, lengths=lengths)
 
     def _fields(self, guess, black, white, lengths, slots_bytes, slots_counts):
         """:func:`probes.fields`, its per-word features cached by (spacing, guess)."""
@@ -216,7 +232,7 @@ class PhraseBreaker:
         features = self._features.get(key)
         if features is None:
             features = probes.word_features(guess, lengths, slots_bytes, slots_counts)
-            if len(self._features) > 20_000:
+            if len(self._features) > FEATURE_CACHE:
                 self._features.clear()
             self._features[key] = features
         return probes.fields(features, guess, black, white, lengths)
@@ -237,11 +253,11 @@ class PhraseBreaker:
         width = int(phrase_lengths.max())
         marks = spacing.design_space_probe(lengths, weights, width, groups)
         left = "".join(" " if m else probes.PAD for m in marks)
-        return probes.build(left, np.ones(26, dtype=bool), self.sat)
+        return probes.build(left, np.ones(LETTERS, dtype=bool), self.sat)
 
     def _letter_matrix(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows, _ = encode_strings(self._texts(phrases))
-        chars = rows.astype(np.int64) - 97
+        chars = rows.astype(np.int64) - FIRST_LETTER
         chars[rows == 32] = probes.SPACE
         counts = self.word_counts[phrases].sum(axis=1).astype(np.int64)
         return chars, counts

@@ -113,6 +113,14 @@ def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.nd
 
 
 @njit(cache=True)
+def _add_matches(values: np.ndarray, chars: np.ndarray, pos: int, c: int, step: int) -> None:
+    """``values[s] += step`` for each sampled phrase ``s`` that has character ``c`` at ``pos``."""
+    for s in range(chars.shape[0]):
+        if chars[s, pos] == c:
+            values[s] += step
+
+
+@njit(cache=True)
 def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, passes: int) -> tuple[np.ndarray, np.ndarray]:
     """The probe most informative about a sample of phrases of one length.
 
@@ -141,9 +149,7 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
             if chosen[c]:
                 for pos in range(width):
                     if left[pos] == c:
-                        for s in range(k):
-                            if chars[s, pos] == c:
-                                trial_black[s] -= 1
+                        _add_matches(trial_black, chars, pos, c, -1)
             score = _joint_entropy(trial_black, trial_total, tw, hist)
             if score > best + 1e-12:
                 best = score
@@ -160,18 +166,14 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
                 continue
             base = black.copy()
             if left[pos] >= 0:
-                for s in range(k):
-                    if chars[s, pos] == left[pos]:
-                        base[s] -= 1
+                _add_matches(base, chars, pos, left[pos], -1)
             best_c = left[pos]
             for c in range(-1, SPACE + 1):
                 if c == left[pos] or (0 <= c < SPACE and not chosen[c]):
                     continue
                 trial = base.copy()
                 if c >= 0:
-                    for s in range(k):
-                        if chars[s, pos] == c:
-                            trial[s] += 1
+                    _add_matches(trial, chars, pos, c, 1)
                 score = _joint_entropy(trial, total, tw, hist)
                 if score > best + 1e-12:
                     best = score
@@ -181,9 +183,7 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
                 left[pos] = best_c
                 black = base
                 if best_c >= 0:
-                    for s in range(k):
-                        if chars[s, pos] == best_c:
-                            black[s] += 1
+                    _add_matches(black, chars, pos, best_c, 1)
         if not improved:
             break
     return left, chosen

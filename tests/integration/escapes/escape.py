@@ -2,7 +2,7 @@
 
 When the attack works it raises ``RuntimeError("ESCAPED: <evidence>")``.  When the system refuses,
 a quiet attack (``secrets``, ``memory``, ``write``, ``connect``, ``signal``) plays on as the
-first-consistent bot, and a resource attack (``fork``, ``fsize``, ``fds``) raises
+first-consistent bot, and a resource attack (``fork``, ``threads``, ``fsize``, ``fds``) raises
 ``RuntimeError("BLOCKED: <why>")``.  ``secrets`` really cheats: it reads the runner's command line
 through /proc, opens the file after ``--secrets`` and guesses its lines that fit the answers.
 """
@@ -12,6 +12,8 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 from hbs.rule import grade
@@ -70,6 +72,18 @@ def fork(bot) -> str:
     return f"started {len(children)} children"
 
 
+def threads(bot) -> str:
+    started = 0
+    threading.stack_size(64 << 10)  # small stacks: the memory cap alone would allow tens of thousands
+    try:
+        for _ in range(2000):
+            threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+            started += 1
+    except RuntimeError as exc:
+        raise RuntimeError(f"BLOCKED: {exc} after {started} threads") from None
+    return f"started {started} threads"
+
+
 def fsize(bot) -> str:
     written = 0
     fd, path = tempfile.mkstemp()
@@ -101,7 +115,7 @@ def fds(bot) -> str:
 
 
 ATTACKS = {"memory": memory, "write": write, "connect": connect, "signal": kill, "fork": fork,
-           "fsize": fsize, "fds": fds}
+           "threads": threads, "fsize": fsize, "fds": fds}
 
 
 class Escape(ConsistentBot):

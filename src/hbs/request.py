@@ -15,11 +15,12 @@ from .loaders import load_codes, load_phrases, load_words
 GAMES = ("mastermind", "bulls", "phrases")
 
 
-@dataclass
-class RunSpec:
-    """Everything ``hbs run`` needs to know, as plain values."""
+@dataclass(kw_only=True)
+class Request:
+    """What a user asked for, as plain values: the bot, the game, the secrets (``hbs run``, ``tree``,
+    ``solve``, ``play``, ``check``).  Checked when made; turned into objects by the functions below."""
 
-    bot: str
+    bot: str = ""
     game: str | None = None
     phrases: str | None = None
     words: str | None = None
@@ -32,6 +33,10 @@ class RunSpec:
     seed: int | None = None
     bot_options: dict[str, str] = field(default_factory=dict)
     bots_dirs: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and self.limit < 1:
+            raise InputError(f"--limit must be at least 1, got {self.limit}")
 
 
 def default_words() -> Path:
@@ -51,7 +56,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def build_game(spec: RunSpec) -> CodeGame | PhraseGame:
+def build_game(spec: Request) -> CodeGame | PhraseGame:
     """The game ``spec`` describes (``--phrases`` implies the phrase game)."""
     kind = spec.game or ("phrases" if spec.phrases else "mastermind")
     if kind not in GAMES:
@@ -72,7 +77,7 @@ def build_game(spec: RunSpec) -> CodeGame | PhraseGame:
     return mastermind(spec.pegs or 4, spec.colors or 6, spec.alphabet or DEFAULT_ALPHABET)
 
 
-def build_secrets(spec: RunSpec, game: CodeGame | PhraseGame) -> list[str]:
+def build_secrets(spec: Request, game: CodeGame | PhraseGame) -> list[str]:
     """The secrets to play: a file, or the whole space of a code game; cut to ``limit``."""
     if isinstance(game, PhraseGame):
         if spec.secrets and spec.phrases:
@@ -84,13 +89,11 @@ def build_secrets(spec: RunSpec, game: CodeGame | PhraseGame) -> list[str]:
     else:
         secrets = load_codes(spec.secrets, game) if spec.secrets else game.codes()
     if spec.limit is not None:
-        if spec.limit < 1:
-            raise InputError(f"--limit must be at least 1, got {spec.limit}")
         secrets = secrets[: spec.limit]
     return secrets
 
 
-def build_bot(spec: RunSpec) -> Bot:
+def build_bot(spec: Request) -> Bot:
     """The bot ``spec`` names, imported into this process (``--in-process``: trusted Python bots only)."""
     if locate(spec.bot, spec.bots_dirs).is_program:
         raise InputError(f"bot {spec.bot!r} is a program: it plays in workers only, not --in-process")
@@ -98,7 +101,7 @@ def build_bot(spec: RunSpec) -> Bot:
     return make_bot(cls, with_seed(cls, spec.bot_options, spec.seed))
 
 
-def bot_ref(spec: RunSpec) -> "BotRef":
+def bot_ref(spec: Request) -> "BotRef":
     """Where the bot ``spec`` names is, with its options: found without importing it.
 
     A program's options are checked here against its ``bot.toml`` (a Python bot's in its worker).
@@ -116,7 +119,7 @@ def bot_ref(spec: RunSpec) -> "BotRef":
     return BotRef(source, options, spec.seed)
 
 
-def prepare_bot(spec: RunSpec, mechanism: str, game: CodeGame | PhraseGame, budgets=None) -> tuple["BotRef", Plan]:
+def prepare_bot(spec: Request, mechanism: str, game: CodeGame | PhraseGame, budgets=None) -> tuple["BotRef", Plan]:
     """The bot ``spec`` names and how its workers are confined; a program is built first (confined).
 
     Raises :class:`UnsupportedGame` for a program whose ``bot.toml`` does not list the game.
@@ -134,13 +137,13 @@ def prepare_bot(spec: RunSpec, mechanism: str, game: CodeGame | PhraseGame, budg
     return ref, plan
 
 
-def bot_plan(spec: RunSpec, source: BotSource, mechanism: str, game: CodeGame | PhraseGame | None = None) -> Plan:
+def bot_plan(spec: Request, source: BotSource, mechanism: str, game: CodeGame | PhraseGame | None = None) -> Plan:
     """How this bot's workers are confined: its own files, the word list of a phrase game, its cache."""
     words = (spec.words or default_words()) if isinstance(game, PhraseGame) else None
     return confinement.plan(mechanism, source, words)
 
 
-def remote_bot(spec: RunSpec, mechanism: str, game: CodeGame | PhraseGame) -> "RemoteBot":
+def remote_bot(spec: Request, mechanism: str, game: CodeGame | PhraseGame) -> "RemoteBot":
     """The bot ``spec`` names, played through a confined worker (set it up with ``setup(game)``)."""
     from .remote import RemoteBot
 
