@@ -25,6 +25,7 @@ class Entropy(PartitionBot):
     def setup(self, game):
         if game.kind == "phrases":
             self.breaker = PhraseBreaker(game, self.seed)
+            self.breaker.warm()  # numba's kernels compile here, in setup's allowance
         else:
             super().setup(game)
 

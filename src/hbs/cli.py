@@ -42,6 +42,18 @@ WordsOpt = Annotated[Optional[str], typer.Option("--words", help="Word list of t
 NWordsOpt = Annotated[int, typer.Option("--n-words", help="Words a phrase.")]
 ScoreboardOpt = Annotated[str, typer.Option("--scoreboard", envvar="HBS_SCOREBOARD", help="Folder of recorded runs.")]
 BotOptionOpt = Annotated[list[str], typer.Option("--bot-option", help="KEY=VALUE passed to the bot (repeatable).")]
+GameRunOpt = Annotated[Optional[str], typer.Option("--game", help="mastermind, bulls or phrases (default mastermind; phrases with --phrases).")]
+PhrasesOpt = Annotated[Optional[str], typer.Option("--phrases", help="File of secret phrases; implies --game phrases.")]
+SecretsOpt = Annotated[Optional[str], typer.Option("--secrets", help="File of secret codes (default: every code of the game).")]
+LimitOpt = Annotated[Optional[int], typer.Option("--limit", help="Play only the first N secrets.")]
+MaxGuessesOpt = Annotated[int, typer.Option("--max-guesses", help="Query budget a game.")]
+GuessTimeoutOpt = Annotated[float, typer.Option("--guess-timeout", help="Seconds a guess, before the game's bank is drawn on.")]
+GameTimeoutOpt = Annotated[float, typer.Option("--game-timeout", help="A game's time bank: seconds beyond the per-guess limits.")]
+SetupTimeoutOpt = Annotated[float, typer.Option("--setup-timeout", help="Seconds for the bot's setup.")]
+MemoryOpt = Annotated[int, typer.Option("--memory", help="Memory cap of a worker, MB (address space).")]
+WorkersOpt = Annotated[Optional[int], typer.Option("--workers", help="Games played in parallel [default: the number of cores].")]
+SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="Seed for bots that draw at random.")]
+ResumeOpt = Annotated[bool, typer.Option("--resume", help="Play only the secrets missing from the replays.")]
 SandboxOpt = Annotated[str, typer.Option("--sandbox", help="How bots are confined: auto (bubblewrap, else Landlock), bwrap or landlock.")]
 UnconfinedOpt = Annotated[bool, typer.Option("--unconfined", help="Run bots without confinement: only for bots you trust.")]
 
@@ -67,29 +79,29 @@ def reported() -> Iterator[None]:
 @app.command()
 def run(
     bot: Annotated[str, typer.Option(help="Bot name (see `hbs bots`).")],
-    game: Annotated[Optional[str], typer.Option(help="mastermind, bulls or phrases (default mastermind; phrases with --phrases).")] = None,
-    phrases: Annotated[Optional[str], typer.Option(help="File of secret phrases; implies --game phrases.")] = None,
+    game: GameRunOpt = None,
+    phrases: PhrasesOpt = None,
     words: WordsOpt = None,
-    secrets: Annotated[Optional[str], typer.Option(help="File of secret codes (default: every code of the game).")] = None,
+    secrets: SecretsOpt = None,
     pegs: PegsOpt = None,
     colors: ColorsOpt = None,
     alphabet: AlphabetOpt = None,
     n_words: NWordsOpt = 3,
-    limit: Annotated[Optional[int], typer.Option(help="Play only the first N secrets.")] = None,
-    max_guesses: Annotated[int, typer.Option(help="Query budget a game.")] = 100,
-    guess_timeout: Annotated[float, typer.Option(help="Seconds a guess, before the game's bank is drawn on.")] = 10.0,
-    game_timeout: Annotated[float, typer.Option(help="A game's time bank: seconds beyond the per-guess limits.")] = 30.0,
-    setup_timeout: Annotated[float, typer.Option(help="Seconds for the bot's setup.")] = 120.0,
-    memory: Annotated[int, typer.Option(help="Memory cap of a worker, MB (address space).")] = 4096,
-    workers: Annotated[Optional[int], typer.Option(help="Games played in parallel [default: the number of cores].")] = None,
+    limit: LimitOpt = None,
+    max_guesses: MaxGuessesOpt = 100,
+    guess_timeout: GuessTimeoutOpt = 10.0,
+    game_timeout: GameTimeoutOpt = 30.0,
+    setup_timeout: SetupTimeoutOpt = 120.0,
+    memory: MemoryOpt = 4096,
+    workers: WorkersOpt = None,
     in_process: Annotated[bool, typer.Option("--in-process", help="Debug mode for trusted bots: no worker, no budgets but --max-guesses.")] = False,
     sandbox: SandboxOpt = "auto",
     unconfined: UnconfinedOpt = False,
-    seed: Annotated[Optional[int], typer.Option(help="Seed for bots that draw at random.")] = None,
+    seed: SeedOpt = None,
     bot_option: BotOptionOpt = [],
     bots_dir: BotsDirs = [],
     replays: Annotated[Optional[str], typer.Option(help="Append one JSON line a game to this file (in secret order at the end).")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Play only the secrets missing from --replays FILE.")] = False,
+    resume: ResumeOpt = False,
     scoreboard_dir: ScoreboardOpt = "scoreboard",
     json_out: Annotated[bool, typer.Option("--json", help="Print only a JSON summary on stdout.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every game's trace.")] = False,
@@ -134,6 +146,87 @@ def run(
     if outcome.interrupted:
         print(f"hbs: interrupted after {outcome.played} of {len(outcome.secrets)} games; "
               f"the replays of the finished games are kept", file=sys.stderr)
+        raise typer.Exit(130)
+
+
+@app.command("tournament")
+def tournament_cmd(
+    bot: Annotated[list[str], typer.Option("--bot", help="A bot to play (repeatable).")] = [],
+    all_bots: Annotated[bool, typer.Option("--all", help="Every bot that declares the game.")] = False,
+    game: GameRunOpt = None,
+    phrases: PhrasesOpt = None,
+    words: WordsOpt = None,
+    secrets: SecretsOpt = None,
+    pegs: PegsOpt = None,
+    colors: ColorsOpt = None,
+    alphabet: AlphabetOpt = None,
+    n_words: NWordsOpt = 3,
+    limit: LimitOpt = None,
+    max_guesses: MaxGuessesOpt = 100,
+    guess_timeout: GuessTimeoutOpt = 10.0,
+    game_timeout: GameTimeoutOpt = 30.0,
+    setup_timeout: SetupTimeoutOpt = 120.0,
+    memory: MemoryOpt = 4096,
+    workers: WorkersOpt = None,
+    sandbox: SandboxOpt = "auto",
+    unconfined: UnconfinedOpt = False,
+    seed: SeedOpt = None,
+    bots_dir: BotsDirs = [],
+    replays: Annotated[Optional[str], typer.Option(help="Folder of replay files, one a bot (BOT.jsonl).")] = None,
+    resume: ResumeOpt = False,
+    scoreboard_dir: ScoreboardOpt = "scoreboard",
+    json_out: Annotated[bool, typer.Option("--json", help="Print the standings and the skipped bots as JSON.")] = False,
+) -> None:
+    """Play several bots on the same secrets, with the same budgets and confinement, and rank them.
+
+    Each bot's run is recorded on the scoreboard (and in --replays DIR/BOT.jsonl); the standings are
+    `hbs board`'s for that secret set.  A bot that cannot be loaded or declines the game is skipped.
+    """
+    from . import tournament
+
+    with reported():
+        if bool(bot) == all_bots:
+            raise InputError("give the bots with --bot NAME (repeatable), or --all")
+        base = Request(game=game, phrases=phrases, words=words, secrets=secrets, pegs=pegs, colors=colors,
+                       alphabet=alphabet, n_words=n_words, limit=limit, seed=seed, bots_dirs=bots_dir)
+        options = runner.RunOptions(
+            budgets=Budgets(max_guesses=max_guesses, guess_timeout=guess_timeout, game_timeout=game_timeout,
+                            setup_timeout=setup_timeout, memory_mb=memory),
+            workers=workers if workers is not None else cores(),
+            confinement=confinement_of(sandbox, unconfined), resume=resume,
+        )
+        names = list(bot) or tournament.declaring(build_game(base), bots_dir, options.confinement)
+        progress: list[console.RunProgress] = []
+        shown = contextlib.ExitStack()
+
+        def on_start(name: str, done: int, todo: int) -> None:
+            if not progress:
+                progress.append(console.RunProgress(len(names) * (done + todo), enabled=not json_out))
+                shown.enter_context(progress[0].shown())
+            progress[0].advance_by(done, name)
+
+        def on_record(record: arena.GameRecord) -> None:
+            progress[0].advance(record)
+
+        with shown:
+            entries = tournament.play(names, base, options, replays, on_record, on_start)
+        played = [e.outcome for e in entries if e.outcome is not None and not e.outcome.interrupted]
+        for outcome in played:
+            board.record_run(scoreboard_dir, outcome)
+        boards = [b for b in board.standings(board.load_runs(scoreboard_dir))
+                  if played and (b[0].game, b[0].secrets) == (played[0].game, played[0].secret_set)] if played else []
+        standing = [s for s in (boards[0] if boards else []) if s.bot in names]
+    skipped = [e for e in entries if e.skipped]
+    if json_out:
+        print(json.dumps({"standings": [s.as_dict() for s in standing],
+                          "skipped": [{"bot": e.bot, "why": e.skipped} for e in skipped]}))
+    else:
+        if standing:
+            out.print(console.standings_table(standing))
+        for e in skipped:
+            out.print(f"skipped {e.bot}: {e.skipped}")
+    if any(e.outcome is not None and e.outcome.interrupted for e in entries):
+        print("hbs: tournament interrupted; the replays of the finished games are kept", file=sys.stderr)
         raise typer.Exit(130)
 
 
@@ -219,16 +312,7 @@ def board_cmd(
         print(board.markdown(boards))
     else:
         for b in boards:
-            table = Table(title=f"{b[0].game} — {b[0].games} secrets (set {b[0].secrets})", title_justify="left")
-            for column in ("bot", "solved", "total", "mean ± 95% CI", "median", "max", "failures", "s/game",
-                           "vs leader W/L/T", "confinement"):
-                table.add_column(column, justify="left" if column in ("bot", "failures", "confinement") else "right")
-            for s in b:
-                failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
-                table.add_row(s.bot, str(s.solved), str(s.total_guesses), f"{s.mean_guesses:.4f} ± {s.ci95:.4f}",
-                              f"{s.median:g}", str(s.max_guesses), failures, f"{s.seconds_per_game:.4f}",
-                              "/".join(map(str, s.vs_leader)), board.played(s.confinement))
-            out.print(table)
+            out.print(console.standings_table(b))
 
 
 @app.command()

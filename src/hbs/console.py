@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 from contextlib import contextmanager
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -13,6 +13,9 @@ from rich.table import Table
 
 from .arena import GameRecord, Summary
 from .status import Status
+
+if TYPE_CHECKING:
+    from .scoreboard import Standing
 
 
 def count_text(n: int | None) -> str:
@@ -62,6 +65,23 @@ def summary_table(summary: Summary) -> Table:
     return table
 
 
+def standings_table(board: "list[Standing]") -> Table:
+    """One board of ``hbs board``: the bots that played one secret set, the leader first."""
+    from .scoreboard import played
+
+    first = board[0]
+    table = Table(title=f"{first.game} — {first.games} secrets (set {first.secrets})", title_justify="left")
+    for column in ("bot", "solved", "total", "mean ± 95% CI", "median", "max", "failures", "s/game",
+                   "vs leader W/L/T", "confinement"):
+        table.add_column(column, justify="left" if column in ("bot", "failures", "confinement") else "right")
+    for s in board:
+        failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
+        table.add_row(s.bot, str(s.solved), str(s.total_guesses), f"{s.mean_guesses:.4f} ± {s.ci95:.4f}",
+                      f"{s.median:g}", str(s.max_guesses), failures, f"{s.seconds_per_game:.4f}",
+                      "/".join(map(str, s.vs_leader)), played(s.confinement))
+    return table
+
+
 class RunProgress:
     """A progress bar on stderr with the running mean; silent when stderr is not a terminal."""
 
@@ -83,6 +103,12 @@ class RunProgress:
                 transient=True,
             )
             self._task = self._progress.add_task("games", total=total, completed=done, mean="-")
+
+    def advance_by(self, games: int, label: str) -> None:
+        """Count ``games`` played before (a resumed run) and say what plays now."""
+        self.done += games
+        if self._progress is not None:
+            self._progress.update(self._task, advance=games, description=label)
 
     def advance(self, record: GameRecord) -> None:
         self.done += 1

@@ -78,17 +78,24 @@ class ReplayWriter:
     def __init__(self, path: str | Path, secret_set: str | None = None):
         self.path = Path(path)
         self.secret_set = secret_set
-        try:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise InputError(f"cannot write replays: {exc.strerror}", path) from None
+        self._fd: int | None = None  # opened at the first game: a run that plays none leaves no file
+        folder = self.path.parent
+        if self.path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise InputError("cannot write replays there", path)
 
     def write(self, record: GameRecord) -> None:
+        if self._fd is None:
+            try:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise InputError(f"cannot write replays: {exc.strerror}", self.path) from None
         os.write(self._fd, (json.dumps(to_json(record, self.secret_set)) + "\n").encode())
         os.fsync(self._fd)
 
     def close(self) -> None:
-        os.close(self._fd)
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
     def __enter__(self) -> "ReplayWriter":
         return self

@@ -260,3 +260,23 @@ def test_a_program_bot_is_confined_the_same_way(tmp_path, mechanism, attack):
         assert control.survivors(argv0) == []
     finally:
         listener.close()
+
+
+def test_a_tournament_confines_its_bots_too(tmp_path, mechanism):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    shutil.copy(ESCAPES / "escape.py", bots / "escape.py")  # attack=secrets: cheats with the secrets file
+    codes = tmp_path / "codes.txt"
+    codes.write_text("3456\n1234\n")
+
+    def tournament(*how: str) -> list[list[str]]:
+        replays = tmp_path / f"r{len(how)}{how[-1] if how else ''}"
+        done = subprocess.run([sys.executable, "-m", "hbs", "tournament", "--bot", "escape", "--bot", "first",
+                               "--bots-dir", str(bots), "--secrets", str(codes), "--replays", str(replays),
+                               "--scoreboard", str(tmp_path / "board"), "--json", *how],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return [[s.guess for s in r.steps] for r in read(replays / "escape.jsonl")]
+
+    assert [g[0] for g in tournament("--sandbox", mechanism)] == ["1111", "1111"]  # played fair
+    assert [len(g) for g in tournament("--unconfined")] == [1, 2]  # the control: it cheats

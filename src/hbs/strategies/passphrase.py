@@ -83,6 +83,20 @@ class PhraseBreaker:
         self._features: dict[tuple, list] = {}
         self.first_guess = self._design_first()
 
+    def warm(self, max_guesses: int = 30) -> None:
+        """Play one game against a phrase of the list, so that numba compiles (or loads) every
+        kernel now, in the bot's setup, and not in a game's first guesses.  The memos it fills hold
+        what any game with the same history would compute: the guesses do not change."""
+        from ..rule import grade
+
+        secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
+        history: list[tuple[str, int, int]] = []
+        for _ in range(max_guesses):
+            guess = self.guess(tuple(history))[0]
+            if guess == secret:
+                return
+            history.append((guess, *grade(guess, secret)))
+
     # -- the decision ---------------------------------------------------------------------------
     def guess(self, history: tuple) -> tuple[str, str, int]:
         """``(guess, phase, phrases still possible)`` for a history of ``(guess, black, white)``."""
