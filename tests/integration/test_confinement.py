@@ -280,3 +280,22 @@ def test_a_tournament_confines_its_bots_too(tmp_path, mechanism):
 
     assert [g[0] for g in tournament("--sandbox", mechanism)] == ["1111", "1111"]  # played fair
     assert [len(g) for g in tournament("--unconfined")] == [1, 2]  # the control: it cheats
+
+
+def test_hbs_check_runs_the_bot_confined(tmp_path, mechanism):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    shutil.copy(ESCAPES / "escape.py", bots / "escape.py")
+    target = tmp_path / "board"
+    target.mkdir()
+
+    def check(*how: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "hbs", "check", "escape", "--bots-dir", str(bots), "--json",
+                               "--bot-option", "attack=write", "--bot-option", f"target={target}", *how],
+                              capture_output=True, text=True, timeout=300)
+
+    done = check("--sandbox", mechanism)
+    assert done.returncode == 0, done.stderr  # its write is refused, and it plays on: it passes
+    assert list(target.iterdir()) == []
+    control = check("--unconfined")
+    assert (target / "forged-by-a-bot.json").exists() and control.returncode == 2 and "ESCAPED" in control.stderr
