@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import confinement
 from .bot import Bot, BotSource, load_bot, locate, make_bot, project_root, with_seed
@@ -11,6 +12,10 @@ from .confinement import Plan
 from .errors import InputError, UnsupportedGame
 from .games import DEFAULT_ALPHABET, CodeGame, PhraseGame, bulls, mastermind
 from .loaders import load_codes, load_phrases, load_words
+
+if TYPE_CHECKING:
+    from .arena import BotRef
+    from .remote import RemoteBot
 
 GAMES = ("mastermind", "bulls", "phrases")
 
