@@ -175,7 +175,6 @@ class Worker:
             args, cwd = [*plan.prefix(), sys.executable, "-m", "hbs.worker"], self.scratch
         else:  # a program: confined by hbs.launch before it starts
             args, cwd = programs.command(program, plan, self.scratch, memory_mb), str(program.folder)
-        self.program = program
         self.cap = task_cap(plan)
         self.process = subprocess.Popen(
             self.cap.wrap(args) if self.cap else args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

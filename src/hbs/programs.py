@@ -9,6 +9,7 @@ bot's own folder.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,7 +44,7 @@ def build(name: str, manifest: Manifest, plan: Plan, timeout: float) -> None:
             raise InputError(f"bot {name!r}: the build did not finish within {timeout:g} s", manifest.path) from None
         finally:
             if scratch:
-                subprocess.run(["rm", "-rf", scratch], check=False)
+                shutil.rmtree(scratch, ignore_errors=True)
         if done.returncode != 0:
             said = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
             raise InputError(f"bot {name!r}: the build `{' '.join(manifest.build)}` failed "
