@@ -299,3 +299,22 @@ def test_hbs_check_runs_the_bot_confined(tmp_path, mechanism):
     assert list(target.iterdir()) == []
     control = check("--unconfined")
     assert (target / "forged-by-a-bot.json").exists() and control.returncode == 2 and "ESCAPED" in control.stderr
+
+
+def test_hbs_tree_drives_its_bot_confined(tmp_path, mechanism):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    shutil.copy(ESCAPES / "escape.py", bots / "escape.py")
+    target = tmp_path / "board"
+    target.mkdir()
+
+    def tree(*how: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "hbs", "tree", "--bot", "escape", "--bots-dir", str(bots), "--json",
+                               "--bot-option", "attack=write", "--bot-option", f"target={target}", *how],
+                              capture_output=True, text=True, timeout=300)
+
+    done = tree("--sandbox", mechanism)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["total"] == 7471 and list(target.iterdir()) == []  # first-consistent, fair
+    control = tree("--unconfined")
+    assert (target / "forged-by-a-bot.json").exists() and control.returncode != 0  # the write got through
