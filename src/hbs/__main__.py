@@ -19,7 +19,8 @@ IN_PROCESS_FLAGS = {"--in-process", "--help"}
 
 def plays_in_workers(argv: list[str]) -> bool:
     """Whether ``hbs`` with these arguments is a run that plays in workers."""
-    return bool(argv) and argv[0] == "run" and not IN_PROCESS_FLAGS & set(argv)
+    return (bool(argv) and argv[0] == "run" and not IN_PROCESS_FLAGS & set(argv)
+            and values(argv, "--backend")[-1:] in ([], ["local"]))
 
 
 def values(argv: list[str], flag: str) -> list[str]:

@@ -18,7 +18,9 @@ from rich.table import Table
 import contextlib
 
 from . import arena, catalog, confinement, console, runner
-from .request import Request, build_game, default_words, parse_options, remote_bot
+from .request import Request, build_game, default_words, parse_options, remote_bot, words_file
+from .bot import locate, sources as bot_sources
+from .cluster import backend as backend_of
 from .isolation import Budgets, cores
 from . import scoreboard as board
 from .replays import read as replay_read, regrade
@@ -56,6 +58,8 @@ SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="Seed for bots th
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Play only the secrets missing from the replays.")]
 SandboxOpt = Annotated[str, typer.Option("--sandbox", help="How bots are confined: auto (bubblewrap, else Landlock), bwrap or landlock.")]
 UnconfinedOpt = Annotated[bool, typer.Option("--unconfined", help="Run bots without confinement: only for bots you trust.")]
+BackendOpt = Annotated[str, typer.Option("--backend", help="local (this machine's cores) or ray (a Ray cluster: pip install 'hbs[ray]').")]
+AddressOpt = Annotated[Optional[str], typer.Option("--address", help="The Ray cluster's HOST:PORT (`ray start --head` prints it) [default: start Ray on this machine].")]
 
 
 def confinement_of(sandbox: str, unconfined: bool) -> str:
@@ -95,6 +99,8 @@ def run(
     memory: MemoryOpt = 4096,
     workers: WorkersOpt = None,
     in_process: Annotated[bool, typer.Option("--in-process", help="Debug mode for trusted bots: no worker, no budgets but --max-guesses.")] = False,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
     sandbox: SandboxOpt = "auto",
     unconfined: UnconfinedOpt = False,
     seed: SeedOpt = None,
@@ -116,14 +122,14 @@ def run(
         spec = Request(bot=bot, game=game, phrases=phrases, words=words, secrets=secrets, pegs=pegs, colors=colors,
                        alphabet=alphabet, n_words=n_words, limit=limit, seed=seed,
                        bot_options=parse_options(bot_option), bots_dirs=bots_dir)
-        options = runner.RunOptions(
-            budgets=Budgets(max_guesses=max_guesses, guess_timeout=guess_timeout, game_timeout=game_timeout,
-                            setup_timeout=setup_timeout, memory_mb=memory),
-            workers=workers if workers is not None else cores(), in_process=in_process,
-            confinement="none" if in_process else confinement_of(sandbox, unconfined), replays=replays, resume=resume,
-        )
+        if in_process and backend != "local":
+            raise InputError("--in-process plays in this process: it does not go with --backend ray")
+        mechanism = "none" if in_process else confinement_of(sandbox, unconfined)
+        game_of_run = build_game(spec)
+        cluster = backend_of(backend, address, [locate(bot, bots_dir)], words_file(spec, game_of_run), workers)
         progress: list[console.RunProgress] = []
         shown = contextlib.ExitStack()
+        stdout = sys.stdout  # a Ray cluster sends what Ray prints to stderr while it is connected
 
         def on_start(done: int, todo: int) -> None:
             bar = console.RunProgress(done + todo, enabled=not verbose and not json_out, done=done)
@@ -132,10 +138,16 @@ def run(
 
         def on_record(record: arena.GameRecord) -> None:
             if verbose:
-                print(console.trace(record, progress[0].done + 1, progress[0].total), flush=True)
+                print(console.trace(record, progress[0].done + 1, progress[0].total), file=stdout, flush=True)
             progress[0].advance(record)
 
-        with shown:
+        with cluster as on, shown:
+            options = runner.RunOptions(
+                budgets=Budgets(max_guesses=max_guesses, guess_timeout=guess_timeout, game_timeout=game_timeout,
+                                setup_timeout=setup_timeout, memory_mb=memory),
+                workers=workers if workers is not None else cores(), in_process=in_process,
+                confinement=mechanism, replays=replays, resume=resume, cluster=on,
+            )
             outcome = runner.execute(spec, options, on_record, on_start)
         if not outcome.interrupted:
             board.record_run(scoreboard_dir, outcome)
@@ -168,6 +180,8 @@ def tournament_cmd(
     setup_timeout: SetupTimeoutOpt = 120.0,
     memory: MemoryOpt = 4096,
     workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
     sandbox: SandboxOpt = "auto",
     unconfined: UnconfinedOpt = False,
     seed: SeedOpt = None,
@@ -189,13 +203,12 @@ def tournament_cmd(
             raise InputError("give the bots with --bot NAME (repeatable), or --all")
         base = Request(game=game, phrases=phrases, words=words, secrets=secrets, pegs=pegs, colors=colors,
                        alphabet=alphabet, n_words=n_words, limit=limit, seed=seed, bots_dirs=bots_dir)
-        options = runner.RunOptions(
-            budgets=Budgets(max_guesses=max_guesses, guess_timeout=guess_timeout, game_timeout=game_timeout,
-                            setup_timeout=setup_timeout, memory_mb=memory),
-            workers=workers if workers is not None else cores(),
-            confinement=confinement_of(sandbox, unconfined), resume=resume,
-        )
-        names = list(bot) or tournament.declaring(build_game(base), bots_dir, options.confinement)
+        mechanism = confinement_of(sandbox, unconfined)
+        game_of_run = build_game(base)
+        names = list(bot) or tournament.declaring(game_of_run, bots_dir, mechanism)
+        known = bot_sources(bots_dir)
+        cluster = backend_of(backend, address, [known[n] for n in names if n in known],
+                             words_file(base, game_of_run), workers)
         progress: list[console.RunProgress] = []
         shown = contextlib.ExitStack()
 
@@ -208,7 +221,13 @@ def tournament_cmd(
         def on_record(record: arena.GameRecord) -> None:
             progress[0].advance(record)
 
-        with shown:
+        with cluster as on, shown:
+            options = runner.RunOptions(
+                budgets=Budgets(max_guesses=max_guesses, guess_timeout=guess_timeout, game_timeout=game_timeout,
+                                setup_timeout=setup_timeout, memory_mb=memory),
+                workers=workers if workers is not None else cores(), confinement=mechanism, resume=resume,
+                cluster=on,
+            )
             entries = tournament.play(names, base, options, replays, on_record, on_start)
         played = [e.outcome for e in entries if e.outcome is not None and not e.outcome.interrupted]
         for outcome in played:

@@ -87,9 +87,8 @@ class RunProgress:
 
     def __init__(self, total: int, enabled: bool, done: int = 0):
         self.total = total
-        self.guesses = 0
         self.done = done
-        self._fresh = 0
+        self._bots: dict[str, tuple[int, int]] = {}  # games and guesses of this run, by bot
         self._progress = None
         if enabled and sys.stderr.isatty():
             self._progress = Progress(
@@ -112,10 +111,17 @@ class RunProgress:
 
     def advance(self, record: GameRecord) -> None:
         self.done += 1
-        self._fresh += 1
-        self.guesses += record.guesses
+        games, guesses = self._bots.get(record.bot, (0, 0))
+        self._bots[record.bot] = (games + 1, guesses + record.guesses)
         if self._progress is not None:
-            self._progress.update(self._task, advance=1, mean=f"{self.guesses / self._fresh:.3f}")
+            self._progress.update(self._task, advance=1, mean=self.means())
+
+    def means(self) -> str:
+        """The running mean of this run's games (of each bot's, in a tournament)."""
+        if len(self._bots) == 1:
+            games, guesses = next(iter(self._bots.values()))
+            return f"{guesses / games:.3f}"
+        return "  ".join(f"{bot} {guesses / games:.3f}" for bot, (games, guesses) in self._bots.items())
 
     @contextmanager
     def shown(self) -> Iterator["RunProgress"]:

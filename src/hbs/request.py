@@ -124,8 +124,10 @@ def bot_ref(spec: Request) -> "BotRef":
     return BotRef(source, options, spec.seed)
 
 
-def prepare_bot(spec: Request, mechanism: str, game: CodeGame | PhraseGame, budgets=None) -> tuple["BotRef", Plan]:
-    """The bot ``spec`` names and how its workers are confined; a program is built first (confined).
+def prepare_bot(spec: Request, mechanism: str, game: CodeGame | PhraseGame, budgets=None,
+                build_here: bool = True) -> tuple["BotRef", Plan]:
+    """The bot ``spec`` names and how its workers are confined; a program is built first (confined),
+    unless ``build_here`` is false (a cluster's runners build it on their nodes).
 
     Raises :class:`UnsupportedGame` for a program whose ``bot.toml`` does not list the game.
     """
@@ -138,14 +140,19 @@ def prepare_bot(spec: Request, mechanism: str, game: CodeGame | PhraseGame, budg
         manifest = ref.source.manifest()
         if game.kind not in manifest.games:
             raise UnsupportedGame(f"bot {spec.bot!r} plays {', '.join(sorted(manifest.games))}, not {game.kind}")
-        build(spec.bot, manifest, plan, (budgets or Budgets()).setup_timeout)
+        if build_here:
+            build(spec.bot, manifest, plan, (budgets or Budgets()).setup_timeout)
     return ref, plan
 
 
 def bot_plan(spec: Request, source: BotSource, mechanism: str, game: CodeGame | PhraseGame | None = None) -> Plan:
     """How this bot's workers are confined: its own files, the word list of a phrase game, its cache."""
-    words = (spec.words or default_words()) if isinstance(game, PhraseGame) else None
-    return confinement.plan(mechanism, source, words)
+    return confinement.plan(mechanism, source, words_file(spec, game))
+
+
+def words_file(spec: Request, game: CodeGame | PhraseGame | None) -> str | Path | None:
+    """The word list file a phrase game reads (none for a code game)."""
+    return (spec.words or default_words()) if isinstance(game, PhraseGame) else None
 
 
 def remote_bot(spec: Request, mechanism: str, game: CodeGame | PhraseGame) -> "RemoteBot":

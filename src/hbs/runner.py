@@ -9,18 +9,21 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from . import arena, replays
 from .bot import locate
 from .errors import InputError
 from .isolation import Budgets
-from .request import Request, build_bot, build_game, build_secrets, prepare_bot
+from .request import Request, build_bot, build_game, build_secrets, prepare_bot, words_file
+
+if TYPE_CHECKING:
+    from .cluster import RayCluster
 
 
 @dataclass(kw_only=True)
 class RunOptions:
-    """How to run: budgets, parallel workers or in-process, confinement, replays and resume."""
+    """How to run: budgets, parallel workers or in-process or a cluster, confinement, replays and resume."""
 
     budgets: Budgets = field(default_factory=Budgets)
     workers: int = 1
@@ -28,6 +31,7 @@ class RunOptions:
     confinement: str = "bwrap"  # bwrap | landlock | none (see hbs.confinement.choose)
     replays: str | None = None
     resume: bool = False
+    cluster: "RayCluster | None" = None  # play on this Ray cluster (connected) instead of local workers
 
     def __post_init__(self) -> None:
         if self.workers < 1:
@@ -93,6 +97,12 @@ def execute(spec: Request, options: RunOptions, on_record: Callable[[arena.GameR
             if on_start:
                 on_start(len(done), len(todo))
             arena.run(bot, game.name, todo, options.budgets.max_guesses, record)
+        elif options.cluster is not None:
+            ref, _ = prepare_bot(spec, options.confinement, game, options.budgets, build_here=False)
+            if on_start:
+                on_start(len(done), len(todo))
+            options.cluster.play(ref, game.name, game.to_payload(), todo, options.budgets, options.confinement,
+                                 words_file(spec, game), record)
         else:
             ref, plan = prepare_bot(spec, options.confinement, game, options.budgets)
             if on_start:

@@ -1,7 +1,8 @@
 """Tries one way out of its confinement on the first guess of every game (option ``attack``).
 
 When the attack works it raises ``RuntimeError("ESCAPED: <evidence>")``.  When the system refuses,
-a quiet attack (``secrets``, ``memory``, ``write``, ``connect``, ``signal``) plays on as the
+a quiet attack (``secrets``, ``memory``, ``write``, ``connect``, ``signal``; several quiet ones may be
+given, comma-separated) plays on as the
 first-consistent bot, and a resource attack (``fork``, ``threads``, ``fsize``, ``fds``) raises
 ``RuntimeError("BLOCKED: <why>")``.  ``secrets`` really cheats: it reads the runner's command line
 through /proc, opens the file after ``--secrets`` and guesses its lines that fit the answers.
@@ -131,13 +132,15 @@ class Escape(ConsistentBot):
             except (OSError, ValueError, IndexError):
                 return super().guess(history)
             return next(s for s in lines if all(grade(g, s) == (b, w) for g, b, w in history))
-        if not history:
-            try:
-                evidence = ATTACKS[self.attack](self)
-            except OSError:
-                evidence = ""
-            if evidence:
-                raise RuntimeError(f"ESCAPED: {evidence}")
+        if not history:  # several attacks, comma-separated: each is tried, what got out is reported
+            found = []
+            for attack in self.attack.split(","):
+                try:
+                    found.append(ATTACKS[attack](self))
+                except OSError:
+                    pass
+            if any(found):
+                raise RuntimeError("ESCAPED: " + "; ".join(filter(None, found)))
         return super().guess(history)
 
     def choose(self, history, subset):

@@ -1,0 +1,171 @@
+"""`--backend ray` on a real Ray cluster on this machine: a head and a second node (ray.cluster_utils),
+driven through `python -m hbs` as a user runs it.  The reference is always the local backend: the
+same command with the same secrets gives the same guesses, game for game."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hbs import confinement
+from hbs.replays import read, regrade
+
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = Path(__file__).parent / "bots"
+ESCAPES = Path(__file__).parent / "escapes"
+NODE = {"num_cpus": 1, "object_store_memory": 80 << 20}
+pytestmark = pytest.mark.ray
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from ray.cluster_utils import Cluster
+
+    # a lost node is noticed in about a second (the default is a quarter of a minute)
+    fast = {"health_check_period_ms": 250, "health_check_failure_threshold": 4, "health_check_initial_delay_ms": 0}
+    made = Cluster(initialize_head=True, head_node_args={**NODE, "include_dashboard": False, "_system_config": fast})
+    made.add_node(**NODE)
+    made.wait_for_nodes()
+    yield made
+    made.shutdown()
+
+
+def hbs(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hbs", *args], capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT)
+
+
+def games(path: Path) -> list[tuple]:
+    """A replay file without its timings: secret, status and every step."""
+    return [(r.secret, r.status, [(s.guess, s.black, s.white, s.remaining, s.phase) for s in r.steps])
+            for r in read(path)]
+
+
+def lines(path: Path) -> int:
+    return path.read_text().count("\n") if path.exists() else 0
+
+
+def test_a_tournament_on_the_cluster_plays_the_local_games(cluster, tmp_path):
+    """Python bots and a program bot (built on the nodes), local and on two nodes: the same games."""
+    common = ["tournament", "--bot", "knuth", "--bot", "random", "--bot", "first_c", "--json",
+              "--scoreboard", str(tmp_path / "board")]
+    here = hbs(*common, "--replays", str(tmp_path / "local"))
+    there = hbs(*common, "--replays", str(tmp_path / "ray"), "--backend", "ray", "--address", cluster.address)
+    assert here.returncode == 0 and there.returncode == 0, there.stderr
+    for bot in ("knuth", "random", "first_c"):
+        played = games(tmp_path / "ray" / f"{bot}.jsonl")
+        assert len(played) == 1296 and played == games(tmp_path / "local" / f"{bot}.jsonl"), bot
+        assert all(not regrade(r) for r in read(tmp_path / "ray" / f"{bot}.jsonl"))
+    knuth = {s["bot"]: s for s in json.loads(there.stdout)["standings"]}["knuth"]
+    assert knuth["total_guesses"] == 5801  # Knuth (1976)
+
+
+def test_phrases_on_the_cluster(cluster, tmp_path):
+    common = ["run", "--bot", "entropy", "--phrases", "data/pass.txt", "--limit", "16", "--json",
+              "--scoreboard", str(tmp_path / "board")]
+    here = hbs(*common, "--replays", str(tmp_path / "local.jsonl"))
+    there = hbs(*common, "--replays", str(tmp_path / "ray.jsonl"), "--backend", "ray", "--address", cluster.address)
+    assert here.returncode == 0 and there.returncode == 0, there.stderr
+    assert len(games(tmp_path / "ray.jsonl")) == 16
+    assert games(tmp_path / "ray.jsonl") == games(tmp_path / "local.jsonl")
+
+
+def test_a_node_lost_mid_run_loses_no_game_and_duplicates_none(cluster, tmp_path):
+    extra = cluster.add_node(**NODE)
+    cluster.wait_for_nodes()
+    replays = tmp_path / "ray.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "hbs", "run", "--bot", "slowfirst", "--bots-dir", str(BOTS),
+                             "--limit", "150", "--replays", str(replays), "--json", "--backend", "ray",
+                             "--address", cluster.address, "--scoreboard", str(tmp_path / "board")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = time.monotonic() + 120
+    while lines(replays) < 20 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    cluster.remove_node(extra, allow_graceful=False)
+    removed_at = lines(replays)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert 20 <= removed_at < 150  # the node went while games were being played
+    reference = tmp_path / "local.jsonl"
+    assert hbs("run", "--bot", "first", "--limit", "150", "--replays", str(reference),
+               "--scoreboard", str(tmp_path / "board")).returncode == 0
+    played = games(replays)
+    assert [g[0] for g in played] == [g[0] for g in games(reference)]  # each secret once, in order
+    assert played == games(reference)  # every game played to its end, as the first-consistent bot plays it
+    assert json.loads(out)["solved"] == 150
+
+
+def test_a_killed_driver_resumes_across_backends(cluster, tmp_path):
+    """Killed on Ray, resumed locally; killed locally, resumed on Ray: the games of one full local run."""
+    common = ["-m", "hbs", "run", "--bot", "slowfirst", "--bots-dir", str(BOTS), "--limit", "60",
+              "--scoreboard", str(tmp_path / "board")]
+    reference = tmp_path / "reference.jsonl"
+    assert hbs(*common[2:], "--replays", str(reference)).returncode == 0
+    on_ray = ["--backend", "ray", "--address", cluster.address]
+    for first, then in ((on_ray, []), ([], on_ray)):
+        replays = tmp_path / f"r{len(first)}.jsonl"
+        proc = subprocess.Popen([sys.executable, *common, "--replays", str(replays), *first],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        deadline = time.monotonic() + 120
+        while lines(replays) < 10 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+        kept = lines(replays)
+        assert 10 <= kept < 60
+        done = hbs(*common[2:], "--replays", str(replays), "--resume", *then)
+        assert done.returncode == 0, done.stderr
+        assert games(replays) == games(reference)
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    unreachable = hbs("run", "--bot", "first", "--backend", "ray", "--address", "127.0.0.1:9", timeout=60)
+    assert unreachable.returncode == 2
+    assert unreachable.stderr.strip().splitlines() == [unreachable.stderr.strip()]
+    assert "cannot reach the Ray cluster at 127.0.0.1:9" in unreachable.stderr
+    no_ray = subprocess.run([sys.executable, "-c", "import sys; sys.modules['ray'] = None; sys.argv[0] = 'hbs'; "
+                             "from hbs.__main__ import main; main()", "run", "--bot", "first", "--backend", "ray"],
+                            capture_output=True, text=True, timeout=60)
+    assert no_ray.returncode == 2 and no_ray.stderr.strip() == \
+        "hbs: error: the Ray backend needs Ray: pip install 'hbs[ray]'"
+    wrong = hbs("run", "--bot", "first", "--backend", "spark")
+    assert wrong.returncode == 2 and "--backend must be one of local, ray" in wrong.stderr
+
+
+@pytest.mark.skipif(not confinement.available(), reason="no confinement on this machine (bubblewrap or Landlock)")
+def test_bots_on_the_cluster_are_confined(cluster, tmp_path):
+    """The escape bot against its runner on a node: the runner's memory (which holds the secrets of
+    its games), the cluster's own port (a bot that reached it could start tasks anywhere), the
+    runner's life.  The controls, --unconfined, get out."""
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    shutil.copy(ESCAPES / "escape.py", bots / "escape.py")
+    port = cluster.address.rpartition(":")[2]
+
+    def play(attack: str, secrets: str, *how: str) -> tuple[subprocess.CompletedProcess, list]:
+        codes, replays = tmp_path / f"{attack}.txt", tmp_path / f"{attack}{len(how)}.jsonl"
+        codes.write_text(secrets)
+        done = hbs("run", "--bot", "escape", "--bots-dir", str(bots), "--secrets", str(codes), "--json",
+                   "--replays", str(replays), "--scoreboard", str(tmp_path / "board"), "--backend", "ray",
+                   "--address", cluster.address, "--bot-option", f"attack={attack}", "--bot-option", f"port={port}",
+                   *how)
+        return done, list(read(replays)) if replays.exists() else []
+
+    done, records = play("memory,connect,signal", "3456\n1234\n")
+    assert done.returncode == 0, done.stderr
+    assert [r.status for r in records] == ["solved", "solved"], [r.error for r in records]
+    assert [r.steps[0].guess for r in records] == ["1111", "1111"]  # played on, fair
+    control, records = play("memory,connect", "3456\n1234\n", "--unconfined")
+    assert all("read 4096 bytes of the runner's memory; connected to 127.0.0.1:" in r.error for r in records)
+    control, records = play("signal", "3456\n", "--unconfined")  # it kills its runner, three times: an error
+    assert control.returncode == 0, control.stderr
+    assert [r.status for r in records] == ["error"] and "runner was lost 3 times" in records[0].error
