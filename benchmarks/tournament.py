@@ -47,7 +47,9 @@ class Head:
 
     def __init__(self, cpus: int):
         started = subprocess.run(["ray", "start", "--head", f"--num-cpus={cpus}", "--include-dashboard=false",
-                                  "--port=0", "--disable-usage-stats"], capture_output=True, text=True)
+                                  "--port=0", "--disable-usage-stats"], capture_output=True, text=True,
+                                 env={**os.environ, "RAY_AUTH_MODE": "token"})
+        os.environ["RAY_AUTH_MODE"] = "token"  # the drivers (hbs) send the token `ray start` made
         found = re.search(r"--address='([^']+)'", started.stdout)
         if started.returncode or not found:
             sys.exit(started.stdout + started.stderr)
@@ -55,6 +57,7 @@ class Head:
 
     def stop(self) -> None:
         subprocess.run(["ray", "stop", "--force"], capture_output=True)
+        os.environ.pop("RAY_AUTH_MODE", None)
 
 
 def report(title: str, walls: dict[str, list[float]], totals: dict[str, set], extra=None) -> None:

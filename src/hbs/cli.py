@@ -17,7 +17,7 @@ from rich.table import Table
 
 import contextlib
 
-from . import arena, catalog, confinement, console, runner
+from . import arena, catalog, confinement, console, runner, site
 from .request import Request, build_game, default_words, parse_options, remote_bot, words_file
 from .bot import locate, sources as bot_sources
 from .cluster import backend as backend_of
@@ -312,15 +312,36 @@ def check(
         raise typer.Exit(2)
 
 
+def bot_summaries(names: set[str], bots_dir: list[str], mechanism: str) -> dict[str, str]:
+    """The first line of each bot's docstring, for the bots still here (listed confined)."""
+    found = [source for name, source in bot_sources(bots_dir).items() if name in names]
+    return {row.name: row.summary for row in catalog.describe_all(found, mechanism, []) if row.summary}
+
+
 @app.command("board")
 def board_cmd(
     scoreboard_dir: ScoreboardOpt = "scoreboard",
     json_out: Annotated[bool, typer.Option("--json", help="Print a JSON list of rows.")] = False,
     markdown: Annotated[bool, typer.Option("--markdown", help="Print Markdown tables.")] = False,
     plot: Annotated[Optional[str], typer.Option("--plot", help="Draw the guesses-a-game distributions to FILE.png.")] = None,
+    html_dir: Annotated[Optional[str], typer.Option("--html", help="Write the board as a static web site into DIR (open DIR/index.html).")] = None,
+    bots_dir: BotsDirs = [],
+    sandbox: SandboxOpt = "auto",
+    unconfined: UnconfinedOpt = False,
 ) -> None:
-    """Compare the bots that played the same secrets: solved, guesses (mean ± 95% CI), paired wins."""
+    """Compare the bots that played the same secrets: solved, guesses (mean ± 95% CI), paired wins.
+
+    --html DIR writes a static site: sortable standings, distributions, head to head, and every
+    game of the runs whose replay file is kept.  A run record that cannot be read is named on
+    stderr and left out of the site.
+    """
     with reported():
+        if html_dir:
+            runs = board.load_runs(scoreboard_dir, skip=lambda error: print(f"hbs: skipped: {error}", file=sys.stderr))
+            about = bot_summaries({r["bot"] for r in runs}, bots_dir, confinement_of(sandbox, unconfined))
+            index = site.write(html_dir, runs, about)
+            print(f"hbs: wrote {index}", file=sys.stderr)
+            return
         runs = board.load_runs(scoreboard_dir)
         boards = board.standings(runs)
         if plot:

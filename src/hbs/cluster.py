@@ -104,20 +104,31 @@ class Stage:
 class Runner:
     """On a node: one confined bot worker, driven game by game as the local arena drives it.
 
-    Made by the driver as a Ray actor; its working folder is the job's stage.  A problem found when
-    it starts (the mechanism missing on this node, a bot that is not there, a failed build) is kept
-    and answered by :meth:`ready`.
+    Made by the driver as a Ray actor (its working folder is the job's stage) and kept for the
+    whole command: a tournament loads each bot in turn into the same runners.
     """
 
-    def __init__(self, source: dict, options: dict, seed: int | None, game_name: str, game_data: dict,
-                 budgets: Budgets, mechanism: str, words: str | None):
-        self.game_name, self.contestant, self.problem = game_name, None, None
+    def __init__(self):
         self.node = socket.gethostname()
-        self.scratch = None
+        self.game_name, self.contestant, self.problem, self.scratch = "", None, None, None
+
+    def load(self, source: dict, options: dict, seed: int | None, game_name: str, game_data: dict,
+             budgets: Budgets, mechanism: str, words: str | None) -> dict:
+        """Start the bot's worker and set the bot up (the last bot's worker is stopped first).
+
+        Returns what went wrong, if anything, as plain data, with this node's name and hbs version:
+        the mechanism missing on this node, a bot that is not there, a failed build or setup.
+        """
+        self.close()
+        self.game_name, self.problem = game_name, None
+        out = {"node": self.node, "version": hbs.__version__}
         try:
             self.contestant = self._contestant(source, options, seed, game_data, budgets, mechanism, words)
+            self.contestant.ready()
         except HbsError as exc:
             self.problem = (type(exc).__name__, str(exc))
+            return {**out, "problem": self.problem}
+        return out
 
     def _contestant(self, source, options, seed, game_data, budgets, mechanism, words) -> Contestant:
         from .programs import build
@@ -138,31 +149,23 @@ class Runner:
             build(found.name, found.manifest(), plan, budgets.setup_timeout)
         return Contestant(BotRef(found, options, seed), game_data, budgets, plan, threads=1)
 
-    def ready(self) -> dict:
-        """Set the bot up; what went wrong, if anything, as plain data (with this node's hbs version)."""
-        out = {"node": self.node, "version": hbs.__version__}
-        if self.problem:
-            return {**out, "problem": self.problem}
-        try:
-            self.contestant.ready()
-        except HbsError as exc:
-            return {**out, "problem": (type(exc).__name__, str(exc))}
-        return out
-
     def play(self, secrets: list[str]) -> list[GameRecord]:
-        if self.problem:
-            raise HbsError(self.problem[1])
+        if self.problem or self.contestant is None:
+            raise HbsError(self.problem[1] if self.problem else "a runner asked to play before a bot was loaded")
         return [play_isolated(self.contestant, self.game_name, secret) for secret in secrets]
 
     def close(self) -> None:
+        """Stop the bot's worker (it removes its task cgroup) and its build's copy."""
         if self.contestant is not None:
             self.contestant.reset()
+            self.contestant = None
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
 
 def _raise(answer: dict) -> None:
-    """A runner's ``ready`` answer as the error the local arena would raise."""
+    """A runner's answer to ``load`` as the error the local arena would raise."""
     if answer.get("version") != hbs.__version__:
         raise InputError(f"node {answer.get('node')} has hbs {answer.get('version')}, the driver {hbs.__version__}: "
                          "install the same hbs on every node")
@@ -188,6 +191,7 @@ class RayCluster:
             check_address(address)
         self.address, self.sources, self.words, self.workers = address, list(sources), words, workers
         self.stage: Stage | None = None
+        self.pool: list = []  # runners kept from one run to the next (a tournament's bots)
         self._runner = None
 
     def __enter__(self) -> "RayCluster":
@@ -200,20 +204,27 @@ class RayCluster:
         if not self.address:
             kwargs.update(num_cpus=os.cpu_count() or 1, object_store_memory=LOCAL_OBJECT_STORE)
         try:
-            self.ray.init(address=self.address or None, **kwargs)
+            self.ray.init(address=self.address or "local", **kwargs)  # local: a new instance, not the last `ray start`
         except (ConnectionError, RuntimeError, ValueError) as exc:
             sys.stdout = self._stdout
             shutil.rmtree(self.stage.folder, ignore_errors=True)
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray instance"
-            raise InputError(f"cannot connect to {where}: {str(exc).splitlines()[0]}") from None
+            hint = ""
+            if self.address and os.environ.get("RAY_AUTH_MODE") != "token":
+                hint = (" (a cluster made by `ray start` asks for its token by default: "
+                        "run hbs with RAY_AUTH_MODE=token and the token in ~/.ray/auth_token)")
+            raise InputError(f"cannot connect to {where}: {str(exc).splitlines()[0]}{hint}") from None
         self._runner = self.ray.remote(num_cpus=1, max_restarts=0)(Runner)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.ray.shutdown()
-        sys.stdout = self._stdout
-        if self.stage is not None:
-            shutil.rmtree(self.stage.folder, ignore_errors=True)
+        try:
+            self._stop(self.pool, unplaced=set())
+            self.ray.shutdown()
+        finally:
+            sys.stdout = self._stdout
+            if self.stage is not None:
+                shutil.rmtree(self.stage.folder, ignore_errors=True)
 
     def cpus(self) -> int:
         return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
@@ -223,8 +234,8 @@ class RayCluster:
              on_record: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
         """Play every secret on the cluster; records in secret order, ``on_record`` as each arrives.
 
-        The first runner is set up before any game, so that a bot that declines the game or fails
-        its setup stops the run at once, as locally.
+        Every runner loads the bot at once; the first to answer is waited for before any game, so
+        that a bot that declines the game or fails its setup stops the run at once, as locally.
         """
         if not secrets:
             return []
@@ -232,26 +243,48 @@ class RayCluster:
         args = (Stage.source(ref.source), ref.options, ref.seed, game_name, game_data, budgets, mechanism,
                 Stage.words(words))
         size = min(self.workers or self.cpus(), len(secrets))
-        first = self._runner.remote(*args)
-        runners, schedule = [first], None
+        while len(self.pool) < size:
+            self.pool.append(self._runner.remote())
+        used, self.pool = self.pool[:size], self.pool[size:]
+        loading = {runner.load.remote(*args): runner for runner in used}
+
+        def fresh():
+            runner = self._runner.remote()
+            return runner.load.remote(*args), runner
+
+        schedule = _Schedule(ray, ref.name, game_name, secrets, on_record)
         try:
+            first = next(iter(loading))
             try:
-                _raise(ray.get(first.ready.remote()))
+                _raise(ray.get(first))
             except ray.exceptions.RuntimeEnvSetupError as exc:
                 raise InputError(f"the job's files could not be set up on a node: {str(exc).splitlines()[-1]}") from None
-            runners += [self._runner.remote(*args) for _ in range(size - 1)]
-            schedule = _Schedule(ray, ref.name, game_name, secrets, on_record)
-            return schedule.run(runners, lambda: self._runner.remote(*args))
-        finally:
-            self._close(runners, set(schedule.starting.values()) if schedule else set())
+            except LOST:
+                raise HbsError("the first runner was lost while it loaded the bot") from None
+            runner = loading.pop(first)
+            schedule.starting.update(loading)
+            records = schedule.run([runner], fresh)
+        except BaseException:
+            self._stop([*used, *schedule.made, *schedule.starting.values()], set(schedule.starting.values()))
+            raise
+        self._stop(schedule.lost, set())
+        # the runners kept for the next bot: those set up first, then those still starting (a
+        # runner the cluster cannot place yet must not be the one the next run waits for)
+        self.pool = schedule.idle + self.pool + list(schedule.starting.values())
+        return records
 
-    def _close(self, runners: list, unplaced: set) -> None:
-        """Stop every runner: those that play close their bot worker first (it cleans its task cgroup)."""
+    def _stop(self, runners: list, unplaced: set) -> None:
+        """Stop ``runners``: those that were placed close their bot worker first (it cleans its task
+        cgroup); then each is killed."""
         ray = self.ray
         closing = [r.close.remote() for r in runners if r not in unplaced]
-        ray.wait(closing, num_returns=len(closing), timeout=10)
+        if closing:
+            ray.wait(closing, num_returns=len(closing), timeout=10)
         for runner in runners:
-            ray.kill(runner, no_restart=True)
+            try:
+                ray.kill(runner, no_restart=True)
+            except Exception:  # noqa: BLE001 - a runner already gone
+                pass
 
 
 class _Schedule:
@@ -261,9 +294,12 @@ class _Schedule:
         self.ray, self.bot, self.game, self.secrets, self.on_record = ray, bot, game, secrets, on_record
         self.todo = deque(range(len(secrets)))
         self.records: list[GameRecord | None] = [None] * len(secrets)
-        self.lost = [0] * len(secrets)
+        self.tries = [0] * len(secrets)
         self.seconds, self.games = 0.0, 0
-        self.starting: dict = {}  # a replacement runner's ready() -> the runner
+        self.starting: dict = {}  # a runner's load() result -> the runner, until it answers
+        self.idle: list = []  # runners set up and waiting for a batch
+        self.lost: list = []  # runners gone (their node, or killed)
+        self.made: list = []  # replacements made during the run
 
     def batch(self) -> list[int]:
         """The next batch: one game until the pace is known, then about :data:`BATCH_SECONDS` of work."""
@@ -281,59 +317,58 @@ class _Schedule:
             if self.on_record is not None:
                 self.on_record(record)
 
-    def run(self, runners: list, fresh: Callable[[], object]) -> list[GameRecord]:
-        """Play every game on ``runners`` (ready); ``fresh()`` makes a runner to replace a lost one.
+    def run(self, ready: list, fresh: Callable[[], tuple]) -> list[GameRecord]:
+        """Play every game on the runners ``ready`` and those still in :attr:`starting`, which join
+        as they answer; ``fresh()`` makes a replacement for a lost runner (its load() result and it).
 
-        A replacement joins only once it is set up: where the lost node took its CPU with it, it
-        waits (for a node to come back) while the others play on.
+        A replacement that cannot be placed (the lost node took its CPU with it) waits, for a node
+        to come back, while the others play on.
         """
         ray = self.ray
-        idle = list(runners)
+        self.idle = list(ready)
         busy: dict = {}  # a batch's result -> (runner, batch)
-        starting = self.starting
         while self.todo or busy:
-            while idle and self.todo:
-                runner = idle.pop()
+            while self.idle and self.todo:
+                runner = self.idle.pop()
                 batch = self.batch()
                 busy[runner.play.remote([self.secrets[i] for i in batch])] = (runner, batch)
-            done, _ = ray.wait([*busy, *starting], num_returns=1)
+            done, _ = ray.wait([*busy, *self.starting], num_returns=1)
             for ref in done:
-                if ref in starting:
-                    runner = starting.pop(ref)
+                if ref in self.starting:
+                    runner = self.starting.pop(ref)
                     try:
                         _raise(ray.get(ref))
                     except LOST:
-                        starting[self._replace(fresh, runners)] = runners[-1]
+                        self._replace(runner, fresh)
                         continue
-                    idle.append(runner)
+                    self.idle.append(runner)
                     continue
                 runner, batch = busy.pop(ref)
                 try:
                     records = ray.get(ref)
                 except LOST:
                     self._lost(batch)
-                    starting[self._replace(fresh, runners)] = runners[-1]
+                    self._replace(runner, fresh)
                     continue
                 except ray.exceptions.RayTaskError as exc:
                     raise HbsError(f"a runner failed: {str(exc).strip().splitlines()[-1]}") from None
                 for index, record in zip(batch, records):
                     self.keep(index, record)
-                idle.append(runner)
+                self.idle.append(runner)
         return [r for r in self.records if r is not None]
 
-    @staticmethod
-    def _replace(fresh: Callable[[], object], runners: list):
-        """A new runner (appended to ``runners``, so that it is closed at the end); its ready() result."""
-        runner = fresh()
-        runners.append(runner)
-        return runner.ready.remote()
+    def _replace(self, runner, fresh: Callable[[], tuple]) -> None:
+        self.lost.append(runner)
+        loaded, made = fresh()
+        self.made.append(made)
+        self.starting[loaded] = made
 
     def _lost(self, batch: list[int]) -> None:
         """A batch whose runner died: played again (first in line), or an error after :data:`TRIES`."""
         again = []
         for index in batch:
-            self.lost[index] += 1
-            if self.lost[index] >= TRIES:
+            self.tries[index] += 1
+            if self.tries[index] >= TRIES:
                 record = GameRecord(self.bot, self.game, self.secrets[index], Status.ERROR,
                                     error=f"its runner was lost {TRIES} times (node gone or runner killed)")
                 self.keep(index, record)

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .errors import InputError
 
@@ -79,16 +79,31 @@ class Standing:
         return out
 
 
-def load_runs(directory: str | Path) -> list[dict]:
+RUN_KEYS = ("bot", "game", "secrets", "summary", "guesses", "statuses", "seconds_per_game")
+
+
+def load_runs(directory: str | Path, skip: Callable[[InputError], None] | None = None) -> list[dict]:
+    """Every run recorded in ``directory``.  A file that is not a run record raises
+    :class:`InputError`, or, where ``skip`` is given, is handed to it and left out."""
     folder = Path(directory) / "runs"
     if not folder.is_dir():
         raise InputError("no runs recorded here yet (hbs run records them)", directory)
     runs = []
     for path in sorted(folder.glob("*.json")):
         try:
-            runs.append(json.loads(path.read_text()))
-        except (ValueError, OSError) as exc:
-            raise InputError(f"not a run record ({exc})", path) from None
+            data = json.loads(path.read_text())
+            missing = [k for k in RUN_KEYS if k not in data] if isinstance(data, dict) else ["an object"]
+            if missing:
+                raise ValueError(f"no {', '.join(missing)}")
+            if len(data["guesses"]) != data["summary"]["games"]:
+                raise ValueError(f"{len(data['guesses'])} games' guesses for {data['summary']['games']} games")
+        except (ValueError, OSError, TypeError, KeyError) as exc:
+            error = InputError(f"not a run record ({exc})", path)
+            if skip is None:
+                raise error from None
+            skip(error)
+            continue
+        runs.append(data)
     return runs
 
 
