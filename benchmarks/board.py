@@ -52,6 +52,13 @@ def synthetic(folder: Path, bots: int, games: int) -> None:
             played=games, confinement="bwrap", replays=str(path)))
 
 
+def file_bytes(urls: list[str]) -> int:
+    """The size on disk of every file the browser asked for."""
+    from urllib.parse import unquote, urlparse
+
+    return sum(Path(unquote(urlparse(u).path)).stat().st_size for u in urls)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--bots", type=int, default=20)
@@ -81,21 +88,24 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         for _ in range(args.repeat):
             page = browser.new_page()
+            asked: list[str] = []
+            page.on("request", lambda r: asked.append(r.url.split("#")[0]))
             start = time.perf_counter()
             page.goto((site / "index.html").as_uri(), wait_until="load")
             loads.append(time.perf_counter() - start)
-            read_bytes["index"] = page.evaluate("performance.getEntries().reduce((a, e) => a + (e.decodedBodySize || 0), 0)")
+            read_bytes["index"] = file_bytes(asked)
+            asked.clear()
             start = time.perf_counter()
             page.goto((site / "replay.html").as_uri() + f"#run={key}&game={args.games - 1}", wait_until="load")
             page.wait_for_selector("table.steps")
             replay_times.append(time.perf_counter() - start)
-            read_bytes["replay"] = page.evaluate("performance.getEntries().reduce((a, e) => a + (e.decodedBodySize || 0), 0)")
+            read_bytes["replay"] = file_bytes(asked)
             page.close()
         browser.close()
     print(f"index.html loaded: median {statistics.median(loads):.2f} s (best {min(loads):.2f}), "
-          f"{read_bytes['index'] / 1e6:.2f} MB read")
+          f"{read_bytes['index'] / 1e3:.0f} kB read")
     print(f"a replay shown (game {args.games} of a run): median {statistics.median(replay_times):.2f} s "
-          f"(best {min(replay_times):.2f}), {read_bytes['replay'] / 1e6:.2f} MB read")
+          f"(best {min(replay_times):.2f}), {read_bytes['replay'] / 1e3:.0f} kB read")
     shutil.rmtree(folder)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import shutil
 from pathlib import Path
 from typing import Callable, Sequence
@@ -57,11 +58,12 @@ def histogram_svg(board: Sequence[Standing], guesses: dict[str, list[int]]) -> s
     bar = slot * 0.8 / max(len(board), 1)
     parts = [f'<svg class="hist" role="img" viewBox="0 0 {width} {height + 18 * len(board)}" '
              f'width="{width}" aria-label="games by number of guesses, one colour a bot">']
-    for tick in range(5):
-        value = top * tick / 4
-        y = height - bottom - (height - bottom - 10) * tick / 4
+    step = max(1, math.ceil(top / 4))  # whole numbers of games
+    top = step * math.ceil(top / step)
+    for value in range(0, top + 1, step):
+        y = height - bottom - (height - bottom - 10) * value / top
         parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
-                     f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end">{value:.0f}</text>')
+                     f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end">{value}</text>')
     for i, x in enumerate(xs):
         cx = left + slot * (i + 0.5)
         parts.append(f'<text x="{cx:.1f}" y="{height - bottom + 16}" text-anchor="middle">{x}</text>')

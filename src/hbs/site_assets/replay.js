@@ -20,12 +20,13 @@ function marked(guess, secret) {  // the characters that count as black: same ch
 function remainingPlot(steps) {
   const points = steps.map((s, i) => [i + 1, s.remaining]).filter(p => typeof p[1] === "number" && p[1] > 0);
   if (points.length < 2) return "";
-  const w = 420, h = 160, left = 48, bottom = 24, top = Math.log10(Math.max(...points.map(p => p[1]))) || 1;
+  const w = 480, h = 200, left = 48, bottom = 24, top = Math.log10(Math.max(...points.map(p => p[1]))) || 1;
   const x = n => left + (w - left - 10) * (n - 1) / Math.max(steps.length - 1, 1);
   const y = v => h - bottom - (h - bottom - 10) * Math.log10(v) / top;
   const line = points.map(p => `${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(" ");
   const ticks = [];
-  for (let e = 0; e <= Math.ceil(top); e++) ticks.push(`<text x="${left - 4}" y="${y(10 ** e) + 4}" text-anchor="end">1e${e}</text>`);
+  const every = Math.max(1, Math.ceil(Math.ceil(top) / 6));
+  for (let e = 0; e <= Math.ceil(top); e += every) ticks.push(`<text x="${left - 4}" y="${y(10 ** e) + 4}" text-anchor="end">1e${e}</text>`);
   return `<h3>Secrets still possible (log scale)</h3><svg class="hist" role="img" width="${w}" height="${h}" aria-label="secrets still possible after each guess, log scale">` +
     `${ticks.join("")}<polyline points="${line}" fill="none" stroke="#1f77b4" stroke-width="2"/>` +
     points.map(p => `<circle cx="${x(p[0]).toFixed(1)}" cy="${y(p[1]).toFixed(1)}" r="3" fill="#1f77b4"><title>after guess ${p[0]}: ${p[1]}</title></circle>`).join("") + `</svg>`;
