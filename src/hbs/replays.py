@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -16,6 +17,8 @@ from .arena import GameRecord, Step
 from .errors import InputError
 from .rule import grade
 from .status import Status
+
+SYNC_SECONDS = 0.2  # a replay file is synced to disk at least this often
 
 #: The replay format's version, written in every line (files of before it, without one, are read as 1).
 VERSION = 1
@@ -69,16 +72,21 @@ def from_json(data: dict) -> GameRecord:
 
 
 class ReplayWriter:
-    """Appends replay lines to a file, each game in one write, synced as it ends.
+    """Appends replay lines to a file, each game in one write as it ends, synced to disk at least
+    every :data:`SYNC_SECONDS` and at the end.
 
     A line is written whole with a single ``write`` on a file opened for appending, so a run killed
-    at any moment leaves at most a torn last line, which :func:`resume` trims.
+    at any moment leaves at most a torn last line, which :func:`resume` trims; a killed process
+    loses nothing it wrote (the kernel holds it), a machine that loses power at most the games of
+    the last :data:`SYNC_SECONDS`.  (A sync a game cost 1.5 ms here: a cluster's driver receiving
+    thousands of games a second would spend its time waiting on the disk.)
     """
 
     def __init__(self, path: str | Path, secret_set: str | None = None):
         self.path = Path(path)
         self.secret_set = secret_set
         self._fd: int | None = None  # opened at the first game: a run that plays none leaves no file
+        self._synced = 0.0
         folder = self.path.parent
         if self.path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
             raise InputError("cannot write replays there", path)
@@ -90,10 +98,14 @@ class ReplayWriter:
             except OSError as exc:
                 raise InputError(f"cannot write replays: {exc.strerror}", self.path) from None
         os.write(self._fd, (json.dumps(to_json(record, self.secret_set)) + "\n").encode())
-        os.fsync(self._fd)
+        now = time.monotonic()
+        if now - self._synced >= SYNC_SECONDS:
+            os.fsync(self._fd)
+            self._synced = now
 
     def close(self) -> None:
         if self._fd is not None:
+            os.fsync(self._fd)
             os.close(self._fd)
             self._fd = None
 

@@ -35,6 +35,16 @@ def test_every_phrase_of_a_tiny_list_is_solved_and_the_bot_believes_only_the_tru
     everything = [" ".join(p) for p in itertools.product(TINY, repeat=3)]
     breaker = PhraseBreaker(game)
     counts = []
+    brute: dict[tuple, frozenset] = {(): frozenset(everything)}
+
+    def fitting_after(history) -> frozenset:
+        """Every phrase the answers of ``history`` leave (by the rule, over all 1000), memoised by prefix."""
+        key = tuple(history)
+        if key not in brute:
+            g, b, w = key[-1]
+            brute[key] = frozenset(p for p in fitting_after(key[:-1]) if grade(g, p) == (b, w) and g != p)
+        return brute[key]
+
     for secret in everything:
 
         def check(bot, history, guess, phase):
@@ -42,7 +52,7 @@ def test_every_phrase_of_a_tiny_list_is_solved_and_the_bot_believes_only_the_tru
             if state.candidates is None:
                 return
             texts = set(bot._texts(state.candidates))
-            fitting = {p for p in everything if all(grade(g, p) == (b, w) and g != p for g, b, w in history)}
+            fitting = fitting_after(history)
             assert texts <= fitting  # never a phrase the answers rule out
             pending = state.pending is not None and [len(w) for w in secret.split()] in state.pending.tolist()
             assert secret in texts or pending  # the truth is listed, or in a spacing not listed yet

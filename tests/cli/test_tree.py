@@ -15,7 +15,10 @@ from hbs.feedback import grade
 runner = CliRunner()
 
 
-@pytest.mark.parametrize("bot, game, total, worst", [("knuth", "mastermind", 5801, 5), ("first", "bulls", 28024, 9)])
+@pytest.mark.parametrize("bot, game, total, worst", [
+    ("knuth", "mastermind", 5801, 5),
+    pytest.param("first", "bulls", 28024, 9, marks=pytest.mark.slow),  # 5040 leaves, each a worker request
+])
 def test_tree_agrees_with_run(tmp_path, bot, game, total, worst):
     out = tmp_path / "tree.json"
     result = runner.invoke(app, ["tree", "--bot", bot, "--game", game, "--json", "--out", str(out)])

@@ -5,6 +5,7 @@ same command with the same secrets gives the same guesses, game for game."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -54,29 +55,33 @@ def lines(path: Path) -> int:
     return path.read_text().count("\n") if path.exists() else 0
 
 
+def both(cluster, tmp_path: Path, *args: str, suffix: str = "") -> tuple[Path, Path, dict]:
+    """The same command on the local backend and on the cluster: both replays, the cluster's --json."""
+    common = [*args, "--json", "--scoreboard", str(tmp_path / "board")]
+    local, on_ray = tmp_path / f"local{suffix}", tmp_path / f"ray{suffix}"
+    here = hbs(*common, "--replays", str(local))
+    there = hbs(*common, "--replays", str(on_ray), "--backend", "ray", "--address", cluster.address)
+    assert here.returncode == 0, here.stderr
+    assert there.returncode == 0, there.stderr
+    return local, on_ray, json.loads(there.stdout)
+
+
 def test_a_tournament_on_the_cluster_plays_the_local_games(cluster, tmp_path):
     """Python bots and a program bot (built on the nodes), local and on two nodes: the same games."""
-    common = ["tournament", "--bot", "knuth", "--bot", "random", "--bot", "first_c", "--json",
-              "--scoreboard", str(tmp_path / "board")]
-    here = hbs(*common, "--replays", str(tmp_path / "local"))
-    there = hbs(*common, "--replays", str(tmp_path / "ray"), "--backend", "ray", "--address", cluster.address)
-    assert here.returncode == 0 and there.returncode == 0, there.stderr
+    local, on_ray, out = both(cluster, tmp_path, "tournament", "--bot", "knuth", "--bot", "random", "--bot", "first_c")
     for bot in ("knuth", "random", "first_c"):
-        played = games(tmp_path / "ray" / f"{bot}.jsonl")
-        assert len(played) == 1296 and played == games(tmp_path / "local" / f"{bot}.jsonl"), bot
-        assert all(not regrade(r) for r in read(tmp_path / "ray" / f"{bot}.jsonl"))
-    knuth = {s["bot"]: s for s in json.loads(there.stdout)["standings"]}["knuth"]
+        played = games(on_ray / f"{bot}.jsonl")
+        assert len(played) == 1296 and played == games(local / f"{bot}.jsonl"), bot
+        assert all(not regrade(r) for r in read(on_ray / f"{bot}.jsonl"))
+    knuth = {s["bot"]: s for s in out["standings"]}["knuth"]
     assert knuth["total_guesses"] == 5801  # Knuth (1976)
 
 
 def test_phrases_on_the_cluster(cluster, tmp_path):
-    common = ["run", "--bot", "entropy", "--phrases", "data/pass.txt", "--limit", "16", "--json",
-              "--scoreboard", str(tmp_path / "board")]
-    here = hbs(*common, "--replays", str(tmp_path / "local.jsonl"))
-    there = hbs(*common, "--replays", str(tmp_path / "ray.jsonl"), "--backend", "ray", "--address", cluster.address)
-    assert here.returncode == 0 and there.returncode == 0, there.stderr
-    assert len(games(tmp_path / "ray.jsonl")) == 16
-    assert games(tmp_path / "ray.jsonl") == games(tmp_path / "local.jsonl")
+    local, on_ray, out = both(cluster, tmp_path, "run", "--bot", "entropy", "--phrases", "data/pass.txt",
+                              "--limit", "16", suffix=".jsonl")
+    assert len(games(on_ray)) == 16 == out["games"]
+    assert games(on_ray) == games(local)
 
 
 def test_a_node_lost_mid_run_loses_no_game_and_duplicates_none(cluster, tmp_path):
@@ -139,6 +144,23 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
         "hbs: error: the Ray backend needs Ray: pip install 'hbs[ray]'"
     wrong = hbs("run", "--bot", "first", "--backend", "spark")
     assert wrong.returncode == 2 and "--backend must be one of local, ray" in wrong.stderr
+
+
+def test_a_bot_missing_on_the_nodes_is_one_line_and_exit_2(cluster, tmp_path):
+    """An installed bot (an entry point) that the driver sees and the nodes do not: its package is
+    on the driver's import path only.  Bot files travel with the job; installed bots do not."""
+    info = tmp_path / "site" / "ghost_bot-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: ghost-bot\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[hbs.bots]\nghost = ghost_bot:Ghost\n")
+    done = subprocess.run([sys.executable, "-m", "hbs", "run", "--bot", "ghost", "--backend", "ray", "--address",
+                           cluster.address, "--limit", "3", "--replays", str(tmp_path / "r.jsonl"),
+                           "--scoreboard", str(tmp_path / "board")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path / "site")})
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert "ghost" in done.stderr and "not installed" in done.stderr
 
 
 @pytest.mark.skipif(not confinement.available(), reason="no confinement on this machine (bubblewrap or Landlock)")
