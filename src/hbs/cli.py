@@ -339,7 +339,7 @@ def board_cmd(
         if html_dir:
             runs = board.load_runs(scoreboard_dir, skip=lambda error: print(f"hbs: skipped: {error}", file=sys.stderr))
             about = bot_summaries({r["bot"] for r in runs}, bots_dir, confinement_of(sandbox, unconfined))
-            index = site.write(html_dir, runs, about)
+            index = site.write(html_dir, runs, about, warn=lambda line: print(f"hbs: note: {line}", file=sys.stderr))
             print(f"hbs: wrote {index}", file=sys.stderr)
             return
         runs = board.load_runs(scoreboard_dir)

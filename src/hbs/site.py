@@ -118,18 +118,21 @@ def page(title: str, body: str, scripts: Sequence[str] = ()) -> str:
             f'<body>{body}{tags}</body></html>\n')
 
 
-def load_replays(run: dict, base: Path) -> list | None:
-    """The games of the replay file a run recorded, in the run's order; None where it is gone or foreign."""
+def load_replays(run: dict, base: Path, warn: Callable[[str], None]) -> list | None:
+    """The games of the replay file a run recorded, in the run's order; None (and a warning) where
+    the file is gone or now holds another run's games."""
     if not run.get("replays"):
         return None
     path = Path(run["replays"])
     path = path if path.is_absolute() else base / path
     try:
         games = [replay_files.to_json(r) for r in replay_files.read(path) if r.bot == run["bot"] and r.game == run["game"]]
-    except HbsError:
+    except HbsError as exc:
+        warn(f"{run_key(run)}: no replays shown: {exc}")
         return None
     if [len(g["guesses"]) for g in games] != run["guesses"]:
-        return None  # another run's file by now
+        warn(f"{run_key(run)}: no replays shown: {path} holds other games than the run recorded")
+        return None
     return games
 
 
@@ -150,7 +153,7 @@ def write(folder: str | Path, runs: list[dict], about: dict[str, str] | None = N
         secrets: list[str] | None = None
         for s in board:
             run = by_key[f"{s.bot}__{key}"]
-            games = load_replays(run, base)
+            games = load_replays(run, base, warn)
             if games is None:
                 continue
             secrets = secrets or [g["secret"] for g in games]
