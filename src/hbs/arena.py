@@ -57,9 +57,9 @@ def guess_problem(text: object) -> str | None:
         return "returned an empty string"
     if len(text) > MAX_GUESS_LENGTH:
         return f"returned {len(text):,} characters (at most {MAX_GUESS_LENGTH:,})"
-    bad = next((ch for ch in text if not " " <= ch <= "~"), None)
+    bad = next((ch for ch in text if not ch.isprintable()), None)
     if bad is not None:
-        return f"returned a character outside printable ASCII: {bad!r}"
+        return f"returned a character that is not printable: {bad!r}"
     return None
 
 

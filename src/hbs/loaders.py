@@ -1,18 +1,18 @@
 """Reading word lists, phrase files and code files, with one clear error per problem.
 
-Every loader accepts CRLF line ends and a missing final newline, and raises
-:class:`hbs.errors.InputError` naming the file, the line and what is wrong.
+Every loader accepts CRLF line ends, a missing final newline and a byte-order mark (dropped), and
+raises :class:`hbs.errors.InputError` naming the file, the line and what is wrong.
 """
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from pathlib import Path
 
 from .errors import InputError
 from .games import CodeGame, PhraseGame
 
-_WORD = re.compile(r"[a-z]+")
+BOM = "\ufeff"
 
 
 def read_lines(path: str | Path) -> list[str]:
@@ -31,7 +31,7 @@ def read_lines(path: str | Path) -> list[str]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise InputError("not UTF-8 text", path, line) from None
-    lines = text.replace("\r\n", "\n").split("\n")
+    lines = text.removeprefix(BOM).replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     if not lines:
@@ -39,12 +39,31 @@ def read_lines(path: str | Path) -> list[str]:
     return lines
 
 
+def word_problem(word: str) -> str | None:
+    """Why ``word`` cannot be a word of a list (empty; a space, a control or an invisible format
+    character in it), or None.
+
+    Any other character is a character of the game: letters beyond a-z, digits, hyphens, apostrophes.
+    """
+    if not word:
+        return "an empty line"
+    for ch in word:
+        kind = unicodedata.category(ch)
+        if kind.startswith("Z"):
+            return f"{word!r} has a space in it ({unicodedata.name(ch, hex(ord(ch)))}): words are joined by spaces"
+        if kind == "Cc":
+            return f"{word!r} has a control character in it ({ch!r})"
+        if kind == "Cf":
+            return f"{word!r} has an invisible format character in it (U+{ord(ch):04X})"
+    return None
+
+
 def load_words(path: str | Path) -> tuple[str, ...]:
-    """A word list: one word of a-z letters a line, no duplicates."""
+    """A word list: one word a line (any characters but spaces and control characters), no duplicates."""
     seen: dict[str, int] = {}
     for number, word in enumerate(read_lines(path), start=1):
-        if not _WORD.fullmatch(word):
-            what = "an empty line" if not word else f"{word!r} has characters outside a-z"
+        what = word_problem(word)
+        if what:
             raise InputError(what, path, number)
         if word in seen:
             raise InputError(f"duplicate word {word!r} (first on line {seen[word]})", path, number)

@@ -23,8 +23,11 @@ def test_words_crlf_and_no_final_newline(tmp_path):
     "text, line, what",
     [
         ("", None, "empty"),
-        ("cat\nDog\n", 2, "outside a-z"),
-        ("cat\ndo-g\n", 2, "outside a-z"),
+        ("cat\ndo g\n", 2, "space"),
+        ("cat\ndo\u00a0g\n", 2, "space"),  # a no-break space is a space too
+        ("cat\ndo\tg\n", 2, "control character"),
+        ("cat\nd\x07og\n", 2, "control character"),
+        ("\ufeffcat\ndog\n\ufeffcat\n", 3, "invisible format character"),  # a mark is dropped at the start only
         ("cat\n\ndog\n", 2, "empty line"),
         ("cat\ndog\ncat\n", 3, "duplicate"),
     ],
@@ -35,6 +38,12 @@ def test_bad_word_lists(tmp_path, text, line, what):
         load_words(path)
     assert info.value.line == line and what in info.value.message
     assert str(path) in str(info.value)
+
+
+def test_words_keep_the_list_s_own_characters_and_drop_a_byte_order_mark(tmp_path):
+    words = ["drop-down", "t-shirt", "it's", "4x4", "café", "straße", "äpfel", "łódź", "Cow", "ΑΒΓ"]
+    text = "\ufeff" + "\r\n".join(words) + "\r\n"
+    assert load_words(write(tmp_path, text)) == tuple(words)
 
 
 def test_missing_file(tmp_path):

@@ -60,12 +60,34 @@ class State:
     observations: list = field(default_factory=list)
 
 
+#: The largest word lists measured to play every game within a 4 GB worker, by words a phrase
+#: (3 words of a 53,584-word list and 4 words of 10,000 ran out of memory in the packed search).
+MAX_WORDS = {3: 10_000, 4: 2_048}
+MAX_PHRASE_WORDS = 4  # the packed search has two sides of at most two words
+
+
+def decline(game: PhraseGame) -> None:
+    """Raise :class:`UnsupportedGame`, with the reason, for a phrase game this bot cannot play
+    within its limits: a clear refusal in ``setup`` rather than a crash in every game."""
+    odd = next((w for w in game.words if not w.isascii() or not w.isalpha() or not w.islower()), None)
+    if odd is not None:
+        raise UnsupportedGame(f"the phrase search plays words of a-z letters only; this list has {odd!r}")
+    if game.n_words > MAX_PHRASE_WORDS:
+        raise UnsupportedGame(f"the phrase search plays 1 to {MAX_PHRASE_WORDS} words a phrase, "
+                              f"not {game.n_words}")
+    limit = MAX_WORDS.get(game.n_words)
+    if limit is not None and len(game.words) > limit:
+        raise UnsupportedGame(f"{game.n_words}-word phrases of a list of {len(game.words):,} words: the phrase "
+                              f"search is measured within a 4 GB worker up to {limit:,} words")
+
+
 class PhraseBreaker:
     """Plays the phrase game of a word list; deterministic for a given seed."""
 
     def __init__(self, game: PhraseGame, seed: int = 0, settings: Settings | None = None):
         self.game, self.n, self.seed = game, game.n_words, seed
         self.settings = settings or Settings()
+        decline(game)
         words = list(game.words)
         self.word_bytes, self.word_lengths = encode_strings(words)
         raw = self.word_bytes.astype(np.int64) - FIRST_LETTER

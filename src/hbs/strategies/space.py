@@ -58,6 +58,31 @@ class CodeSpace:
         return marks[:, 0] * (self.game.pegs + 1) + marks[:, 1]
 
 
+class _Bytes(dict):
+    """A ``str.translate`` table: each character of a word list (and the space) to one byte; any
+    other character to :data:`OTHER`, which equals none of them."""
+
+    def __missing__(self, key: int) -> str:
+        return OTHER
+
+
+OTHER = "\xff"
+
+
+def byte_table(words) -> _Bytes:
+    """One byte (1..254, the space kept as itself) for each character of ``words``, in code point order.
+
+    The rule only compares characters for equality, so grading the translated strings gives the
+    answers of the originals: hyphens, apostrophes, ``é``, ``ß`` or ``ł`` alike.  A list of more than
+    253 distinct characters is declined."""
+    chars = sorted({ch for word in words for ch in word})
+    codes = [b for b in range(1, 255) if b != ord(" ")]  # the space stays itself: phrases are joined by it
+    if len(chars) > len(codes):
+        raise UnsupportedGame(f"the word list has {len(chars):,} distinct characters; this bot grades "
+                              f"phrases one byte a character (at most {len(codes)})")
+    return _Bytes({ord(" "): " ", **{ord(ch): chr(code) for ch, code in zip(chars, codes)}})
+
+
 class PhraseSpace:
     """Every phrase of a small :class:`PhraseGame`, as padded byte rows."""
 
@@ -68,7 +93,8 @@ class PhraseSpace:
             )
         self.game = game
         self.size = game.size
-        words, lengths = encode_strings(list(game.words))
+        self._bytes = byte_table(game.words)
+        words, lengths = encode_strings([w.translate(self._bytes) for w in game.words])
         self.rows, self.lengths = enumerate_phrases(words, lengths, game.n_words)
         self._rank = {word: i for i, word in enumerate(game.words)}
 
@@ -92,7 +118,7 @@ class PhraseSpace:
         return black * PHRASE_BASE + white
 
     def answers(self, guess: str, subset: np.ndarray) -> np.ndarray:
-        marks = grade_strings(encode_string(guess), self.rows[subset], self.lengths[subset])
+        marks = grade_strings(encode_string(guess.translate(self._bytes)), self.rows[subset], self.lengths[subset])
         return marks[:, 0].astype(np.int64) * PHRASE_BASE + marks[:, 1]
 
 

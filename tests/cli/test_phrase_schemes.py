@@ -1,0 +1,64 @@
+"""Word lists as people's passphrase schemes have them: hyphens, apostrophes, digits, letters beyond
+a-z, a byte-order mark; and the phrase bot's clear refusal of games beyond its limits (one line,
+exit 2, not one error a game)."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+from pathlib import Path
+
+from hbs.replays import read, regrade
+from hbs.rule import grade
+
+ROOT = Path(__file__).resolve().parents[2]
+ODD = ["drop-down", "it's", "4x4", "café", "straße", "łódź", "zoë"]  # EFF-style, digits, latin-1 and beyond
+
+
+def hbs(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hbs", *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+
+def lists(tmp_path: Path, words: list[str], n_words: int) -> tuple[Path, Path]:
+    """A word list saved with a byte-order mark and CRLF, and every phrase of it (mark too)."""
+    listed, phrases = tmp_path / "words.txt", tmp_path / "phrases.txt"
+    listed.write_bytes(("\ufeff" + "\r\n".join(words) + "\r\n").encode())
+    every = [" ".join(p) for p in itertools.product(words, repeat=n_words)]
+    phrases.write_bytes(("\ufeff" + "\n".join(every) + "\n").encode())
+    return listed, phrases
+
+
+def test_a_list_with_any_characters_is_played_and_graded_by_the_rule(tmp_path):
+    words, phrases = lists(tmp_path, ODD, 2)
+    replays = tmp_path / "r.jsonl"
+    done = hbs("run", "--bot", "random", "--words", str(words), "--n-words", "2", "--phrases", str(phrases),
+               "--replays", str(replays), "--json", "--scoreboard", str(tmp_path / "board"))
+    assert done.returncode == 0, done.stderr
+    games = list(read(replays))
+    assert len(games) == len(ODD) ** 2 and all(g.status == "solved" for g in games)
+    assert all(not regrade(g) for g in games)  # every answer is the rule's, on the characters as written
+    for game in games:  # a consistent bot: each guess fits every answer before it
+        for i, step in enumerate(game.steps):
+            assert all(grade(earlier.guess, step.guess) == (earlier.black, earlier.white) for earlier in game.steps[:i])
+
+
+def test_the_phrase_bot_declines_what_it_cannot_play_in_one_line(tmp_path):
+    words, phrases = lists(tmp_path, ODD, 2)
+    cases = [
+        (["--words", str(words), "--n-words", "2", "--phrases", str(phrases)], "a-z letters only; this list has 'drop-down'"),
+    ]
+    five = tmp_path / "five.txt"
+    five.write_text(" ".join((ROOT / "data" / "words.txt").read_text().split()[:5]) + "\n")
+    cases.append((["--n-words", "5", "--phrases", str(five), "--words", str(ROOT / "data" / "words.txt")],
+                  "1 to 4 words a phrase, not 5"))
+    big = tmp_path / "big.txt"
+    big.write_text((ROOT / "data" / "words.txt").read_text() + "zzzyzzy\n")
+    three = tmp_path / "three.txt"
+    three.write_text("zzzyzzy zzzyzzy zzzyzzy\n")
+    cases.append((["--words", str(big), "--phrases", str(three)], "up to 10,000 words"))
+    for args, why in cases:
+        done = hbs("run", "--bot", "entropy", *args, "--scoreboard", str(tmp_path / "board"))
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and why in lines[0] and lines[0].startswith("hbs: error:"), done.stderr
