@@ -301,12 +301,14 @@ class _Schedule:
         self.lost: list = []  # runners gone (their node, or killed)
         self.made: list = []  # replacements made during the run
 
-    def batch(self) -> list[int]:
-        """The next batch: one game until the pace is known, then about :data:`BATCH_SECONDS` of work."""
+    def batch(self, runners: int) -> list[int]:
+        """The next batch: one game until the pace is known, then about :data:`BATCH_SECONDS` of work,
+        but never more than half a fair share of what is left (so that the runners end together)."""
         size = 1
         if self.games:
             size = int(BATCH_SECONDS / max(self.seconds / self.games, 1e-4))
-        size = max(1, min(size, MAX_BATCH, len(self.todo)))
+        share = len(self.todo) // (2 * max(runners, 1))
+        size = max(1, min(size, MAX_BATCH, share))
         return [self.todo.popleft() for _ in range(size)]
 
     def keep(self, index: int, record: GameRecord) -> None:
@@ -330,7 +332,7 @@ class _Schedule:
         while self.todo or busy:
             while self.idle and self.todo:
                 runner = self.idle.pop()
-                batch = self.batch()
+                batch = self.batch(len(self.idle) + len(busy) + 1)
                 busy[runner.play.remote([self.secrets[i] for i in batch])] = (runner, batch)
             done, _ = ray.wait([*busy, *self.starting], num_returns=1)
             for ref in done:
