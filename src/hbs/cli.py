@@ -80,6 +80,14 @@ def reported() -> Iterator[None]:
         raise typer.Exit(exc.exit_code) from None
 
 
+def run_options(max_guesses: int, guess_timeout: float, game_timeout: float, setup_timeout: float, memory: int,
+                workers: int | None, **how) -> runner.RunOptions:
+    """The options `run` and `tournament` share: budgets and workers (default: the cores), and ``how``."""
+    budgets = Budgets(max_guesses=max_guesses, guess_timeout=guess_timeout, game_timeout=game_timeout,
+                      setup_timeout=setup_timeout, memory_mb=memory)
+    return runner.RunOptions(budgets=budgets, workers=workers if workers is not None else cores(), **how)
+
+
 @app.command()
 def run(
     bot: Annotated[str, typer.Option(help="Bot name (see `hbs bots`).")],
@@ -142,12 +150,9 @@ def run(
             progress[0].advance(record)
 
         with cluster as on, shown:
-            options = runner.RunOptions(
-                budgets=Budgets(max_guesses=max_guesses, guess_timeout=guess_timeout, game_timeout=game_timeout,
-                                setup_timeout=setup_timeout, memory_mb=memory),
-                workers=workers if workers is not None else cores(), in_process=in_process,
-                confinement=mechanism, replays=replays, resume=resume, cluster=on,
-            )
+            options = run_options(max_guesses, guess_timeout, game_timeout, setup_timeout, memory, workers,
+                                  in_process=in_process, confinement=mechanism, replays=replays, resume=resume,
+                                  cluster=on)
             outcome = runner.execute(spec, options, on_record, on_start)
         if not outcome.interrupted:
             board.record_run(scoreboard_dir, outcome)
@@ -222,12 +227,8 @@ def tournament_cmd(
             progress[0].advance(record)
 
         with cluster as on, shown:
-            options = runner.RunOptions(
-                budgets=Budgets(max_guesses=max_guesses, guess_timeout=guess_timeout, game_timeout=game_timeout,
-                                setup_timeout=setup_timeout, memory_mb=memory),
-                workers=workers if workers is not None else cores(), confinement=mechanism, resume=resume,
-                cluster=on,
-            )
+            options = run_options(max_guesses, guess_timeout, game_timeout, setup_timeout, memory, workers,
+                                  confinement=mechanism, resume=resume, cluster=on)
             entries = tournament.play(names, base, options, replays, on_record, on_start)
         played = [e.outcome for e in entries if e.outcome is not None and not e.outcome.interrupted]
         for outcome in played:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from . import replays as replay_files
-from .errors import HbsError
+from .errors import HbsError, InputError
 from .scoreboard import Standing, played, standings
 
 CHUNK = 200  # games a replay chunk file
@@ -140,8 +140,11 @@ def write(folder: str | Path, runs: list[dict], about: dict[str, str] | None = N
           base: str | Path = ".", warn: Callable[[str], None] = lambda line: None) -> Path:
     """Write the site into ``folder``; returns its ``index.html``."""
     folder, base, about = Path(folder), Path(base), about or {}
-    (folder / "data" / "boards").mkdir(parents=True, exist_ok=True)
-    (folder / "data" / "runs").mkdir(parents=True, exist_ok=True)
+    try:
+        (folder / "data" / "boards").mkdir(parents=True, exist_ok=True)
+        (folder / "data" / "runs").mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot write the site there: {exc.strerror}", folder) from None
     for asset in ("board.css", "load.js", "board.js", "replay.js"):
         shutil.copy(ASSETS / asset, folder / asset)
     by_key = {run_key(r): r for r in runs}

@@ -219,6 +219,36 @@ def test_a_descriptor_leak_stops_at_the_cap(tmp_path, mechanism):
     assert "ESCAPED: opened 5000 descriptors" in control.errors()
 
 
+def test_the_web_board_lists_its_bots_confined(tmp_path, mechanism):
+    """`hbs board --html` reads each bot's docstring: in a confined worker, as `hbs bots` does."""
+    from hbs.arena import GameRecord, Step, summarize
+    from hbs.isolation import Budgets
+    from hbs.runner import RunOutcome
+    from hbs.scoreboard import record_run
+
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    shutil.copy(ESCAPES / "listed.py", bots / "listed.py")
+    written = bots / "written-at-import"
+    records = [GameRecord("listed", "mastermind-4x6", "1122", "solved", [Step("1122", 4, 0)])]
+    record_run(tmp_path / "sb", RunOutcome(
+        bot="listed", bot_hash="0" * 16, game="mastermind-4x6", secrets=["1122"], secret_set="0" * 16,
+        records=records, summary=summarize("listed", "mastermind-4x6", records, 0.1), budgets=Budgets(), played=1))
+
+    def site(*how: str) -> str:
+        folder = tmp_path / f"site{len(how)}"
+        done = subprocess.run([sys.executable, "-m", "hbs", "board", "--html", str(folder), "--scoreboard",
+                               str(tmp_path / "sb"), "--bots-dir", str(bots), *how],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return (folder / "index.html").read_text()
+
+    assert "A bot whose module does something when imported." in site("--sandbox", mechanism)
+    assert not written.exists()
+    site("--unconfined")  # the control: the module's code does run
+    assert written.exists()
+
+
 def test_listing_bots_runs_no_bot_code_unconfined(tmp_path, mechanism):
     bots = tmp_path / "bots"
     bots.mkdir()
@@ -282,18 +312,25 @@ def test_a_tournament_confines_its_bots_too(tmp_path, mechanism):
     assert [len(g) for g in tournament("--unconfined")] == [1, 2]  # the control: it cheats
 
 
-def test_hbs_check_runs_the_bot_confined(tmp_path, mechanism):
+def writer(tmp_path: Path, command: list[str]):
+    """``hbs COMMAND`` on the escape bot that writes into a folder (``attack=write``): the folder, and
+    a function that runs the command with more arguments."""
     bots = tmp_path / "bots"
     bots.mkdir()
     shutil.copy(ESCAPES / "escape.py", bots / "escape.py")
     target = tmp_path / "board"
     target.mkdir()
 
-    def check(*how: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "hbs", "check", "escape", "--bots-dir", str(bots), "--json",
+    def run(*how: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "hbs", *command, "--bots-dir", str(bots), "--json",
                                "--bot-option", "attack=write", "--bot-option", f"target={target}", *how],
                               capture_output=True, text=True, timeout=300)
 
+    return target, run
+
+
+def test_hbs_check_runs_the_bot_confined(tmp_path, mechanism):
+    target, check = writer(tmp_path, ["check", "escape"])
     done = check("--sandbox", mechanism)
     assert done.returncode == 0, done.stderr  # its write is refused, and it plays on: it passes
     assert list(target.iterdir()) == []
@@ -302,17 +339,7 @@ def test_hbs_check_runs_the_bot_confined(tmp_path, mechanism):
 
 
 def test_hbs_tree_drives_its_bot_confined(tmp_path, mechanism):
-    bots = tmp_path / "bots"
-    bots.mkdir()
-    shutil.copy(ESCAPES / "escape.py", bots / "escape.py")
-    target = tmp_path / "board"
-    target.mkdir()
-
-    def tree(*how: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "hbs", "tree", "--bot", "escape", "--bots-dir", str(bots), "--json",
-                               "--bot-option", "attack=write", "--bot-option", f"target={target}", *how],
-                              capture_output=True, text=True, timeout=300)
-
+    target, tree = writer(tmp_path, ["tree", "--bot", "escape"])
     done = tree("--sandbox", mechanism)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["total"] == 7471 and list(target.iterdir()) == []  # first-consistent, fair
