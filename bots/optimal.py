@@ -1,0 +1,11 @@
+"""Optimal play: the least total guesses over every code, by exact search (option max_depth=K).
+
+4x6 Mastermind: 5625 in all (max 6), 5626 with max_depth=5; Bulls and Cows: 26274.  The strategy is
+searched once and kept in the bot's own cache as a decision tree; later runs play it at once.
+"""
+
+from hbs.strategies.optimal import OptimalBot
+
+
+class Optimal(OptimalBot):
+    """Optimal play: the least total guesses over every code, by exact search (option max_depth=K)."""

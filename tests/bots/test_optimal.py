@@ -1,0 +1,174 @@
+"""The optimal bot: its search against a brute force on small games, the published optima through
+`hbs run` (re-graded), its saved decision tree, bad input, and the same strategy on any thread count."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from hbs.cli import app
+from hbs.games import DIGITS, CodeGame, PhraseGame, mastermind
+from hbs.replays import read, regrade
+from hbs.rule import grade
+from hbs.strategies import optimal
+from hbs.strategies.decision_tree import check, from_arrays, save
+from hbs.strategies.space import CodeSpace
+
+runner = CliRunner()
+NONE = 10**9
+
+
+def brute_force(game: CodeGame, max_depth: int | None) -> int:
+    """The least total guesses by plain recursion over every guess, no bound and no symmetry, the
+    answers from the scalar rule (memoised by the set of codes left)."""
+    codes = game.codes()
+    found = game.pegs, 0
+
+    @lru_cache(maxsize=None)
+    def cost(left: tuple[str, ...], depth: int) -> int:
+        if len(left) == 1:
+            return 1 if depth >= 1 else NONE
+        if depth <= 1:
+            return NONE
+        best = NONE
+        for guess in codes:
+            groups: dict[tuple[int, int], list[str]] = {}
+            for code in left:
+                groups.setdefault(grade(guess, code), []).append(code)
+            if len(groups) == 1 and guess not in left:
+                continue  # learns nothing
+            total = len(left) + sum(cost(tuple(g), depth - 1) for a, g in groups.items() if a != found)
+            best = min(best, total)
+        return best
+
+    return cost(tuple(codes), max_depth or 99)
+
+
+SMALL = [  # each brute force under 2 s
+    (mastermind(2, 4), None), (mastermind(3, 3), None), (mastermind(3, 3), 3), (mastermind(2, 5), None),
+    (mastermind(4, 2), None), (mastermind(5, 2), None), (mastermind(3, 4), 3),
+    (CodeGame("bulls", 2, 4, DIGITS), None), (CodeGame("bulls", 3, 4, DIGITS), None),
+    (CodeGame("bulls", 2, 5, DIGITS), None), (CodeGame("bulls", 2, 6, DIGITS), 3),
+]
+# brute_force() on larger games, run once (8 s to 8 minutes each): too slow for the suite
+BRUTE_FORCE_FIGURES = [
+    (mastermind(3, 4), None, 206), (mastermind(3, 4), 4, 206), (mastermind(4, 3), None, 246),
+    (mastermind(4, 3), 3, None), (CodeGame("bulls", 3, 5, DIGITS), None, 196), (mastermind(3, 5), None, 451),
+    (CodeGame("bulls", 3, 6, DIGITS), None, 436),
+]
+
+
+@pytest.mark.parametrize("game, max_depth", SMALL, ids=lambda v: getattr(v, "name", str(v)))
+def test_search_equals_brute_force(game, max_depth):
+    expected = brute_force(game, max_depth)
+    for symmetric in (True, False):
+        try:
+            found = optimal.solve(game, CodeSpace(game).matrix, max_depth, symmetric=symmetric)
+        except optimal.NoStrategy:
+            assert expected >= NONE
+            continue
+        assert found.total == expected
+        # the strategy itself: every code found, re-graded with the rule, within max_depth
+        total, worst = check(game, from_arrays(game, found.parent, found.answer, found.guess, found.size))
+        assert total == expected
+        assert max_depth is None or worst <= max_depth
+
+
+@pytest.mark.parametrize("game, max_depth, total", BRUTE_FORCE_FIGURES, ids=lambda v: getattr(v, "name", str(v)))
+def test_search_equals_brute_force_figures(game, max_depth, total):
+    try:
+        found = optimal.solve(game, CodeSpace(game).matrix, max_depth)
+    except optimal.NoStrategy:
+        assert total is None
+        return
+    assert found.total == total
+    assert check(game, from_arrays(game, found.parent, found.answer, found.guess, found.size))[0] == total
+
+
+def test_symmetry_prunes_without_changing_the_optimum():
+    game = mastermind(3, 5)
+    matrix = CodeSpace(game).matrix
+    plain, reduced = optimal.solve(game, matrix, symmetric=False), optimal.solve(game, matrix)
+    assert plain.total == reduced.total == 451  # = brute_force(mastermind(3, 5), None), 7 minutes of it
+    assert reduced.stats["pairs scored"] < plain.stats["pairs scored"] / 2
+
+
+def test_same_strategy_on_any_number_of_threads():
+    game = CodeGame("bulls", 3, 7, DIGITS)  # every first guess alike: the sets it leaves run on threads
+    one = optimal.solve(game, CodeSpace(game).matrix, threads=1)
+    two = optimal.solve(game, CodeSpace(game).matrix, threads=2)
+    assert one.total == two.total
+    for name in ("parent", "answer", "guess", "size"):
+        assert np.array_equal(getattr(one, name), getattr(two, name))
+
+
+def run_json(*args: str) -> dict:
+    result = runner.invoke(app, ["run", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+# Koyama and Lai 1993: 5625 in all (max 6); 5626 when no code may take a sixth guess.
+@pytest.mark.parametrize("options, total, worst", [([], 5625, 6), (["--bot-option", "max_depth=5"], 5626, 5)])
+def test_published_optimum_through_hbs_run(tmp_path, options, total, worst):
+    replays = tmp_path / "r.jsonl"
+    summary = run_json("--bot", "optimal", *options, "--replays", str(replays))
+    assert (summary["solved"], summary["total_guesses"], summary["max_guesses"]) == (1296, total, worst)
+    records = list(read(replays))
+    assert sum(r.guesses for r in records) == total and all(not regrade(r) for r in records)
+
+
+@pytest.mark.slow
+def test_bulls_and_cows_optimum(tmp_path):
+    summary = run_json("--bot", "optimal", "--game", "bulls", "--setup-timeout", "900")
+    assert (summary["solved"], summary["total_guesses"]) == (5040, 26274)
+
+
+def test_max_depth_no_strategy_meets_is_one_line_exit_2():
+    result = runner.invoke(app, ["run", "--bot", "optimal", "--bot-option", "max_depth=4", "--json"])
+    assert result.exit_code == 2
+    assert "no strategy finds every mastermind-4x6 code within 4 guesses" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_hbs_tree_writes_the_optimal_tree(tmp_path):
+    out = tmp_path / "optimal.json"
+    result = runner.invoke(app, ["tree", "--bot", "optimal", "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert (summary["leaves"], summary["total"], summary["worst"]) == (1296, 5625, 6)
+    assert check(mastermind(), json.loads(out.read_text())) == (5625, 6)
+
+
+def test_the_saved_tree_is_played_without_search(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    game = mastermind(3, 4)
+
+    def fresh(**options):
+        bot = optimal.OptimalBot(**options)
+        bot.setup(game)
+        return bot
+
+    first = fresh()
+    saved = list((tmp_path / "strategies").iterdir())
+    assert first.searched and len(saved) == 1
+    second = fresh()
+    assert not second.searched
+    assert second.guess([]).text == first.guess([]).text
+    assert fresh(max_depth=4).searched  # another max_depth: another strategy
+    # a tree that misses codes is not played: the bot searches again and rewrites it
+    save({"guess": "111", "answer": None, "remaining": 64, "leaf": True, "children": []}, saved[0])
+    third = fresh()
+    assert third.searched and check(game, json.loads(saved[0].read_text()))[0] == 206
+
+
+def test_declines_what_it_cannot_search():
+    bot = optimal.OptimalBot()
+    with pytest.raises(optimal.UnsupportedGame, match="at most 10,000 codes"):
+        bot.setup(mastermind(5, 8))
+    with pytest.raises(optimal.UnsupportedGame, match="code games"):
+        bot.setup(PhraseGame(("a", "b"), 2))
