@@ -199,19 +199,34 @@ def _alike(codes, used, present, distinct) -> np.ndarray:
 def _candidates(codes, perms, hist, hlen, subset, ncolors, distinct, symmetric, lists) -> np.ndarray:
     """The guesses worth trying on ``subset``: one of each class of guesses that the symmetries
     make equivalent (see the module's docstring); every code when not ``symmetric``.  ``lists``
-    keeps the colour-only lists by colour masks."""
+    keeps the lists: by history (negative keys; empty: colour symmetries only) and by colour masks."""
     pegs = codes.shape[1]
     if not symmetric:
         return np.arange(codes.shape[0])
     used, present = _colours(codes, hist, hlen, subset, ncolors)
-    valid, maps = _symmetries(codes, perms, hist, hlen, ncolors)
-    if valid.sum() > 1:  # position symmetries remain: the least code of each orbit
-        keep = np.zeros(codes.shape[0], dtype=np.bool_)
-        free = ~used
-        image = np.empty(pegs, dtype=np.int64)
-        for g in range(codes.shape[0]):
-            keep[g] = _orbit_least(codes[g], perms, valid, maps, free, image)
-        return np.nonzero(keep)[0]
+    n_codes = codes.shape[0]
+    guesses = np.sort(hist[:hlen])  # the symmetries depend on the set of guesses only
+    packed, fits = -1, hlen * np.log2(n_codes) < 62
+    for t in range(hlen):
+        packed = packed * n_codes - guesses[t]  # negative: apart from the colour masks below
+    if fits and packed in lists:
+        found = lists[packed]
+        if found.shape[0]:
+            return found
+    else:
+        valid, maps = _symmetries(codes, perms, hist, hlen, ncolors)
+        if valid.sum() > 1:  # position symmetries remain: the least code of each orbit
+            keep = np.zeros(n_codes, dtype=np.bool_)
+            free = ~used
+            image = np.empty(pegs, dtype=np.int64)
+            for g in range(n_codes):
+                keep[g] = _orbit_least(codes[g], perms, valid, maps, free, image)
+            found = np.nonzero(keep)[0]
+            if fits:
+                lists[packed] = found
+            return found
+        if fits:
+            lists[packed] = np.empty(0, dtype=np.int64)  # colours only, below
     mask = 0
     for c in range(ncolors):
         mask = mask * 4 + used[c] * 2 + present[c]
@@ -263,6 +278,28 @@ def _split_outside(matrix, subset, n_answers, perfect, candidates) -> int:
                 ok = False
                 break
         if ok:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def _split_in_pairs(matrix, subset, n_answers, perfect, candidates) -> int:
+    """The first of ``candidates`` that leaves only single codes and pairs at a total of ``2n + 1``
+    (a set no code splits into single codes, nor a code of it into singles and one pair), else -1."""
+    n = subset.shape[0]
+    counts = np.zeros(n_answers, dtype=np.int64)
+    for g in candidates:
+        counts[:] = 0
+        total = n
+        for j in subset:
+            a = matrix[g, j]
+            counts[a] += 1
+            if a != perfect:
+                total += 1 if counts[a] == 1 else 2  # a pair costs 1 + 2
+            if counts[a] > 2 or total > 2 * n + 1:
+                total = -1
+                break
+        if total == 2 * n + 1:
             return g
     return -1
 
@@ -339,6 +376,17 @@ def _settle(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats):
         stats[3] += 1
         memo[key] = (best << _SHIFT) | ((choice + 1) << 1) | 1
         return best, key, known, none
+    if n <= n_answers:  # no code splits it at once: at least 2n + 1 (and a third guess somewhere)
+        bound = INF if depth == 2 else 2 * n + 1
+        if bound >= beta:
+            if known < 0 or (known >> _SHIFT) < bound:
+                memo[key] = bound << _SHIFT
+            return bound, key, known, none
+        choice = _split_in_pairs(matrix, subset, n_answers, perfect, candidates)
+        if choice >= 0:  # reaches that bound: no need to score every candidate
+            stats[3] += 1
+            memo[key] = (bound << _SHIFT) | ((choice + 1) << 1) | 1
+            return bound, key, known, none
     stats[4] += n * candidates.shape[0]
     return -1, key, known, candidates
 

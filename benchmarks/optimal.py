@@ -1,0 +1,102 @@
+"""The optimal bot's search, and the bundled bots on codes larger than 4x6.
+
+    python benchmarks/optimal.py                  # the search: 4x6, 4x6 max 5, node counts
+    python benchmarks/optimal.py --bulls          # + Bulls and Cows (minutes)
+    python benchmarks/optimal.py --no-symmetry    # + 4x6 searched with no symmetry (what it saves)
+    python benchmarks/optimal.py --larger         # the bots on 4x7, 5x6, 4x10, 5x8 through `hbs run`
+
+The search is timed in this process after a warm-up on a tiny game (numba's kernels load from the
+cache; the first run ever compiles them, about a minute).  Larger codes are played with
+`hbs run --in-process --json` in a fresh process a run: seconds in the run, wall, peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+# (game arguments, name, published figure to stand beside)
+LARGER = [
+    (["--pegs", "4", "--colors", "7"], "mastermind-4x7", "optimum 11227 (Ville 2013)"),
+    (["--pegs", "5", "--colors", "6"], "mastermind-5x6", "-"),
+    (["--pegs", "4", "--colors", "10", "--alphabet", "0123456789"], "mastermind-4x10", "heuristics about 56,225"),
+    (["--pegs", "5", "--colors", "8"], "mastermind-5x8", "heuristics about 179,752"),
+]
+LARGER_BOTS = ["knuth", "entropy", "parts", "optimal"]
+
+
+def search_figures(bulls: bool, no_symmetry: bool, threads: int) -> None:
+    from hbs.games import bulls as bulls_game, mastermind
+    from hbs.strategies import optimal
+    from hbs.strategies.space import CodeSpace
+
+    tiny = mastermind(2, 3)
+    optimal.solve(tiny, CodeSpace(tiny).matrix)  # load the kernels
+    cases = [(mastermind(), None, True), (mastermind(), 5, True)]
+    if no_symmetry:
+        cases.append((mastermind(), None, False))
+    if bulls:
+        cases.append((bulls_game(), None, True))
+    print(f"{'game':15s} {'max':>4s} {'sym':>4s} {'total':>6s} {'seconds':>8s}  counts")
+    for game, max_depth, symmetric in cases:
+        matrix = CodeSpace(game).matrix
+        start = time.perf_counter()
+        found = optimal.solve(game, matrix, max_depth, symmetric=symmetric, threads=threads)
+        seconds = time.perf_counter() - start
+        counts = ", ".join(f"{k} {v:,}" for k, v in found.stats.items())
+        print(f"{game.name:15s} {max_depth or '-':>4} {'yes' if symmetric else 'no':>4s} {found.total:6d} "
+              f"{seconds:8.2f}  {counts}", flush=True)
+
+
+def larger_figures(bots: list[str], games: list[str], timeout: float) -> None:
+    board = tempfile.mkdtemp(prefix="hbs-bench-")
+    print(f"{'bot':8s} {'game':16s} {'total':>8s} {'mean':>6s} {'max':>4s} {'in-run s':>9s} {'wall s':>8s} "
+          f"{'peak MB':>8s}  published")
+    for args, name, published in LARGER:
+        if games and name not in games:
+            continue
+        for bot in bots:
+            command = [sys.executable, "-m", "hbs", "run", "--bot", bot, *args, "--json", "--in-process",
+                       "--scoreboard", board]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            start = time.perf_counter()
+            try:
+                done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                print(f"{bot:8s} {name:16s} did not finish in {timeout:.0f} s")
+                continue
+            wall = time.perf_counter() - start
+            peak = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before) / 1024
+            if done.returncode:
+                print(f"{bot:8s} {name:16s} {done.stderr.strip().splitlines()[-1]}")
+                continue
+            s = json.loads(done.stdout)
+            print(f"{bot:8s} {name:16s} {s['total_guesses']:8d} {s['mean_guesses']:6.3f} {s['max_guesses']:4d} "
+                  f"{s['seconds']:9.1f} {wall:8.1f} {peak:8.0f}  {published}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bulls", action="store_true", help="also search Bulls and Cows (minutes)")
+    parser.add_argument("--no-symmetry", action="store_true", help="also search 4x6 with no symmetry")
+    parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--larger", action="store_true", help="play the bots on 4x7, 5x6, 4x10, 5x8")
+    parser.add_argument("--bots", default=",".join(LARGER_BOTS), help="bots for --larger")
+    parser.add_argument("--games", default="", help="only these games for --larger (e.g. mastermind-4x7)")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds a --larger run may take")
+    args = parser.parse_args()
+    if args.larger:
+        games = [g for g in args.games.split(",") if g]
+        larger_figures(args.bots.split(","), games, args.timeout)
+    else:
+        search_figures(args.bulls, args.no_symmetry, args.threads)
+
+
+if __name__ == "__main__":
+    main()
