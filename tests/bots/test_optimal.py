@@ -166,6 +166,12 @@ def test_the_saved_tree_is_played_without_search(tmp_path, monkeypatch):
     assert third.searched and check(game, json.loads(saved[0].read_text()))[0] == 206
 
 
+def test_declares_what_it_searches_in_a_default_setup():
+    assert optimal.OptimalBot.plays(mastermind()) and optimal.OptimalBot.plays(mastermind(3, 5))
+    assert not optimal.OptimalBot.plays(CodeGame("bulls", 4, 10, DIGITS))  # plays it when asked by name
+    assert not optimal.OptimalBot.plays(PhraseGame(("a", "b"), 2))
+
+
 def test_declines_what_it_cannot_search():
     bot = optimal.OptimalBot()
     with pytest.raises(optimal.UnsupportedGame, match="at most 10,000 codes"):

@@ -236,70 +236,24 @@ def _candidates(codes, perms, hist, hlen, subset, ncolors, distinct, symmetric, 
 
 
 @njit(cache=True)
-def _split_in_set(matrix, subset, n_answers, depth) -> tuple[int, int]:
-    """``(cost, guess)`` of a code of ``subset`` that is optimal at once: one that splits the others
-    into single codes (``2n - 1``), else one that leaves a single pair (``2n``: no code splits all
-    apart, so every strategy needs ``2n``; the pair needs ``depth >= 3``); else ``(-1, -1)``."""
+def _reaching(matrix, subset, guesses, n_answers, perfect, target, largest) -> int:
+    """The first of ``guesses`` that splits ``subset`` into groups of at most ``largest`` (1 or 2)
+    codes at a total of exactly ``target`` guesses (a single code costs 1 more guess, a pair 1 + 2),
+    else -1.  Such a guess is optimal when ``target`` is the set's lower bound."""
     n = subset.shape[0]
     counts = np.zeros(n_answers, dtype=np.int64)
-    pair = -1
-    for g in subset:
-        counts[:] = 0
-        pairs = 0
-        for j in subset:
-            a = matrix[g, j]
-            counts[a] += 1
-            if counts[a] == 2:
-                pairs += 1
-            elif counts[a] > 2:
-                pairs = 2
-            if pairs > 1:
-                break
-        if pairs == 0:
-            return 2 * n - 1, g
-        if pairs == 1 and pair < 0:
-            pair = g
-    if pair >= 0 and depth >= 3:
-        return 2 * n, pair
-    return -1, -1
-
-
-@njit(cache=True)
-def _split_outside(matrix, subset, n_answers, perfect, candidates) -> int:
-    """A code outside ``subset`` that splits it into single codes (``2n``), else ``-1``."""
-    counts = np.zeros(n_answers, dtype=np.int64)
-    for g in candidates:
-        counts[:] = 0
-        ok = True
-        for j in subset:
-            a = matrix[g, j]
-            counts[a] += 1
-            if counts[a] > 1 or a == perfect:
-                ok = False
-                break
-        if ok:
-            return g
-    return -1
-
-
-@njit(cache=True)
-def _split_in_pairs(matrix, subset, n_answers, perfect, candidates) -> int:
-    """The first of ``candidates`` that leaves only single codes and pairs at a total of ``2n + 1``
-    (a set no code splits into single codes, nor a code of it into singles and one pair), else -1."""
-    n = subset.shape[0]
-    counts = np.zeros(n_answers, dtype=np.int64)
-    for g in candidates:
+    for g in guesses:
         counts[:] = 0
         total = n
         for j in subset:
             a = matrix[g, j]
             counts[a] += 1
             if a != perfect:
-                total += 1 if counts[a] == 1 else 2  # a pair costs 1 + 2
-            if counts[a] > 2 or total > 2 * n + 1:
+                total += 1 if counts[a] == 1 else 2
+            if counts[a] > largest or total > target:
                 total = -1
                 break
-        if total == 2 * n + 1:
+        if total == target:
             return g
     return -1
 
@@ -363,30 +317,34 @@ def _settle(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats):
             stats[1] += 1
             return value, key, known, none
     stats[0] += 1
-    best, choice = -1, -1
-    if n <= n_answers:
-        best, choice = _split_in_set(matrix, subset, n_answers, depth)
+    # sets settled by a lower bound that some guess reaches (n <= answers: the bounds below hold)
+    small = n <= n_answers
+    pairs = 2 if depth >= 3 else 1  # a pair needs a third guess
     candidates = none
-    if best < 0:
+    best, choice = -1, -1
+    if small:
+        choice = _reaching(matrix, subset, subset, n_answers, perfect, 2 * n - 1, 1)  # a code splits the rest
+        best = 2 * n - 1
+        if choice < 0 and pairs == 2:  # else every strategy needs 2n: a code leaving one pair
+            choice = _reaching(matrix, subset, subset, n_answers, perfect, 2 * n, 2)
+            best = 2 * n
+    if choice < 0:
         candidates = _candidates(codes, perms, hist, hlen, subset, ncolors, distinct, symmetric, lists)
-        if n <= n_answers:
-            choice = _split_outside(matrix, subset, n_answers, perfect, candidates)
-            best = 2 * n if choice >= 0 else -1
-    if best >= 0:
-        stats[3] += 1
-        memo[key] = (best << _SHIFT) | ((choice + 1) << 1) | 1
-        return best, key, known, none
-    if n <= n_answers:  # no code splits it at once: at least 2n + 1 (and a third guess somewhere)
-        bound = INF if depth == 2 else 2 * n + 1
+        if small:  # a code outside it splitting it apart: 2n
+            choice = _reaching(matrix, subset, candidates, n_answers, perfect, 2 * n, 1)
+            best = 2 * n
+    if choice < 0 and small:  # else at least 2n + 1, and a third guess somewhere
+        bound = INF if pairs == 1 else 2 * n + 1
         if bound >= beta:
             if known < 0 or (known >> _SHIFT) < bound:
                 memo[key] = bound << _SHIFT
             return bound, key, known, none
-        choice = _split_in_pairs(matrix, subset, n_answers, perfect, candidates)
-        if choice >= 0:  # reaches that bound: no need to score every candidate
-            stats[3] += 1
-            memo[key] = (bound << _SHIFT) | ((choice + 1) << 1) | 1
-            return bound, key, known, none
+        choice = _reaching(matrix, subset, candidates, n_answers, perfect, bound, 2)
+        best = bound
+    if choice >= 0:
+        stats[3] += 1
+        memo[key] = (best << _SHIFT) | ((choice + 1) << 1) | 1
+        return best, key, known, none
     stats[4] += n * candidates.shape[0]
     return -1, key, known, candidates
 
@@ -691,6 +649,8 @@ def _solve_split(game, arrays, rules, first, depth, max_depth, threads) -> Strat
 
 #: The largest code game the optimal bot searches (its answer matrix: 100 MB).
 MAX_CODES = 10_000
+#: The largest code game the optimal bot declares it plays (searched in seconds: 4x6 has 1296 codes).
+MAX_DECLARED = 2_000
 #: Part of the saved strategy's file name: a new search may choose other (equally good) guesses.
 SEARCH_VERSION = 1
 
@@ -704,7 +664,10 @@ class OptimalBot(Bot):
     ``hbs tree --out``: a later run checks it against every code and plays it without searching.
     """
 
-    games = frozenset({"mastermind", "bulls"})
+    # What it declares (for `hbs tournament --all`, `hbs check`, `hbs bots`): the code games it
+    # searches within a default setup allowance.  It plays larger ones when asked by name (Bulls and
+    # Cows: `hbs run --bot optimal --game bulls --setup-timeout 900`).
+    games = staticmethod(lambda game: game.kind in ("mastermind", "bulls") and game.size <= MAX_DECLARED)
 
     def __init__(self, max_depth: int = 0, threads: int = 0):
         if max_depth < 0:
@@ -715,7 +678,7 @@ class OptimalBot(Bot):
         self.searched = False
 
     def setup(self, game) -> None:
-        if game.kind not in self.games:
+        if game.kind not in ("mastermind", "bulls"):
             raise UnsupportedGame(f"bot {self.name!r} plays code games (mastermind, bulls), not {game.kind}")
         if game.size > MAX_CODES:
             raise UnsupportedGame(f"bot {self.name!r} searches games of at most {MAX_CODES:,} codes; "
