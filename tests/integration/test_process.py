@@ -73,6 +73,8 @@ def test_interrupt_keeps_every_finished_game(tmp_path):
     proc = subprocess.Popen(
         [HBS, "run", "--bot", "slowfirst", "--bots-dir", str(BOTS), "--replays", str(replays)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # a test run started in the background may inherit SIGINT ignored: the run must see it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not replays.exists() or replays.read_text().count("\n") < 5):
