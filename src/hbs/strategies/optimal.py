@@ -10,8 +10,10 @@ depth-first branch and bound over guesses:
   match), so at most ``b**(k-1)`` codes are found at the k-th guess.  Guesses are tried in order of
   their bound (ties: the lower code), a guess is dropped as soon as its bound reaches the best cost
   found, and the groups of a guess are solved smallest first with what is left of the budget;
-* **obvious sets** — a set one of whose codes splits the others into single codes costs ``2n - 1``,
-  and one that only an outside code splits so costs ``2n``: no search below them;
+* **sets settled at once** (``n`` at most the number of answers) — a guess that reaches the set's
+  lower bound is optimal: one of its codes splitting the others into single codes (``2n - 1``); else
+  one of its codes leaving one pair, or an outside code splitting it apart (``2n``); else, the set
+  costing at least ``2n + 1``, a guess leaving only single codes and pairs at that total;
 * **symmetry** — colours that no code of ``S`` holds are all alike (a guess needs only one of them,
   or for Bulls and Cows the first few in order); colours no earlier guess used are interchangeable
   (the k-th new colour of a guess is the k-th smallest); while the history still has position and
