@@ -503,6 +503,15 @@ def search(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats) -
 
 
 @njit(cache=True)
+def _openings(codes, perms, ncolors, distinct) -> np.ndarray:
+    """The first guesses that differ under the game's symmetries (made here, not in the interpreter:
+    a typed dict made there costs a compile in every process)."""
+    lists = Dict.empty(key_type=types.int64, value_type=types.int64[::1])
+    everything = np.arange(codes.shape[0])
+    return _candidates(codes, perms, np.full(1, -1, dtype=np.int64), 0, everything, ncolors, distinct, 1, lists)
+
+
+@njit(cache=True)
 def _array(items) -> np.ndarray:
     out = np.empty(len(items), dtype=np.int64)
     for i in range(len(items)):
@@ -607,8 +616,7 @@ def solve(game: CodeGame, matrix: np.ndarray, max_depth: int | None = None, symm
                       max_depth is not None, symmetric], dtype=np.int64)
     everything = np.arange(game.size, dtype=np.int64)
     none = np.full(1, -1, dtype=np.int64)
-    firsts = _candidates(arrays[1], arrays[2], none, 0, everything, game.colors, game.distinct, symmetric,
-                         Dict.empty(key_type=types.int64, value_type=types.int64[::1])) if symmetric else everything
+    firsts = _openings(arrays[1], arrays[2], game.colors, game.distinct) if symmetric else everything
     if len(firsts) == 1 and game.size > 2 and depth >= 2:
         return _solve_split(game, arrays, rules, int(firsts[0]), depth, max_depth, threads)
     total, parent, answer, guess, size, stats = solve_set(everything, depth, none, 0, arrays, rules)
