@@ -37,7 +37,7 @@ def search_figures(bulls: bool, no_symmetry: bool, threads: int) -> None:
     from hbs.strategies.space import CodeSpace
 
     tiny = mastermind(2, 3)
-    optimal.solve(tiny, CodeSpace(tiny).matrix)  # load the kernels
+    optimal.solve(tiny, CodeSpace(tiny).matrix, split=2)  # load the kernels (tasks included)
     cases = [(mastermind(), None, True), (mastermind(), 5, True)]
     if no_symmetry:
         cases.append((mastermind(), None, False))

@@ -65,9 +65,10 @@ BRUTE_FORCE_FIGURES = [
 @pytest.mark.parametrize("game, max_depth", SMALL, ids=lambda v: getattr(v, "name", str(v)))
 def test_search_equals_brute_force(game, max_depth):
     expected = brute_force(game, max_depth)
-    for symmetric in (True, False):
+    # searched whole, with no symmetry, and as tasks down to sets of 4 codes
+    for symmetric, split in ((True, optimal.SPLIT), (False, optimal.SPLIT), (True, 4)):
         try:
-            found = optimal.solve(game, CodeSpace(game).matrix, max_depth, symmetric=symmetric)
+            found = optimal.solve(game, CodeSpace(game).matrix, max_depth, symmetric=symmetric, split=split)
         except optimal.NoStrategy:
             assert expected >= NONE
             continue
@@ -78,10 +79,11 @@ def test_search_equals_brute_force(game, max_depth):
         assert max_depth is None or worst <= max_depth
 
 
+@pytest.mark.parametrize("split", [optimal.SPLIT, 16])
 @pytest.mark.parametrize("game, max_depth, total", BRUTE_FORCE_FIGURES, ids=lambda v: getattr(v, "name", str(v)))
-def test_search_equals_brute_force_figures(game, max_depth, total):
+def test_search_equals_brute_force_figures(game, max_depth, total, split):
     try:
-        found = optimal.solve(game, CodeSpace(game).matrix, max_depth)
+        found = optimal.solve(game, CodeSpace(game).matrix, max_depth, split=split)
     except optimal.NoStrategy:
         assert total is None
         return
@@ -98,12 +100,15 @@ def test_symmetry_prunes_without_changing_the_optimum():
 
 
 def test_same_strategy_on_any_number_of_threads():
-    game = CodeGame("bulls", 3, 7, DIGITS)  # every first guess alike: the sets it leaves run on threads
-    one = optimal.solve(game, CodeSpace(game).matrix, threads=1)
-    two = optimal.solve(game, CodeSpace(game).matrix, threads=2)
-    assert one.total == two.total
-    for name in ("parent", "answer", "guess", "size"):
-        assert np.array_equal(getattr(one, name), getattr(two, name))
+    game = CodeGame("bulls", 3, 7, DIGITS)  # 210 codes searched as tasks down to sets of 20 (3 levels)
+    found = [optimal.solve(game, CodeSpace(game).matrix, threads=threads, split=20) for threads in (1, 2, 3)]
+    whole = optimal.solve(game, CodeSpace(game).matrix)
+    assert found[0].total == whole.total == check(game, from_arrays(game, *(
+        getattr(found[1], name) for name in ("parent", "answer", "guess", "size"))))[0]
+    for other in found[1:]:
+        assert other.stats == found[0].stats  # the same tasks, searched alike
+        for name in ("parent", "answer", "guess", "size"):
+            assert np.array_equal(getattr(other, name), getattr(found[0], name))
 
 
 def run_json(*args: str) -> dict:

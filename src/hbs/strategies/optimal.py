@@ -1,577 +1,43 @@
-"""Optimal play: the strategy of least total guesses over every code of a code game, by exact search.
+"""Optimal play: the strategy of least total guesses over every code of a code game.
 
-The cost of a set ``S`` of codes still possible is the total number of guesses a strategy needs to
-find every one of them: ``cost(S) = |S| + Σ cost(S_a)`` over the groups ``S_a`` into which the next
-guess splits ``S`` by answer (the group of the exact match costs nothing more).  The search is a
-depth-first branch and bound over guesses:
+The search itself (bounds, symmetry, memo) is :mod:`hbs.strategies.optimal_search`.  Here: the
+search of a whole game as tasks on threads, and the ``optimal`` bot that plays what it found.
 
-* **lower bounds** — a group of ``m`` codes needs at least ``lb(m)`` guesses: one guess finds at most
-  one code and splits the rest into at most ``b`` groups (``b`` = the answers other than the exact
-  match), so at most ``b**(k-1)`` codes are found at the k-th guess.  Guesses are tried in order of
-  their bound (ties: the lower code), a guess is dropped as soon as its bound reaches the best cost
-  found, and the groups of a guess are solved smallest first with what is left of the budget;
-* **sets settled at once** (``n`` at most the number of answers) — a guess that reaches the set's
-  lower bound is optimal: one of its codes splitting the others into single codes (``2n - 1``); else
-  one of its codes leaving one pair, or an outside code splitting it apart (``2n``); else, the set
-  costing at least ``2n + 1``, a guess leaving only single codes and pairs at that total;
-* **symmetry** — colours that no code of ``S`` holds are all alike (a guess needs only one of them,
-  or for Bulls and Cows the first few in order); colours no earlier guess used are interchangeable
-  (the k-th new colour of a guess is the k-th smallest); while the history still has position and
-  colour symmetries (the first guesses), only the least code of each orbit under them is tried;
-* **memo** — a set's exact cost, or the lower bound it was found to reach, keyed by a 128-bit hash
-  of the set and the guesses left (a set reached by two orders of the same guesses is solved once).
-
-``max_depth`` holds the worst case: a strategy may use at most that many guesses on any code.
-The result is exact: the tests check it against a brute force on small games and against the
-published optima (4x6 Mastermind 5625, 5626 with at most 5 guesses; Bulls and Cows 26274).
+A set of at least ``split`` codes is not searched in one piece: the guess the search would try
+first on it (the least lower bound) has its groups searched as sets of their own (split again when
+large); what they cost, ``c0``, is then the limit for every other guess worth trying, each searched
+alone (a memo of its own) to tell whether it costs less than ``c0``.  The least (the first in the
+search's order among equals) is the set's guess.  Every task's result depends only on its set, its
+guess and ``c0``, so the strategy is the same on any number of threads.
 """
 
 from __future__ import annotations
 
 import hashlib
-import itertools
 import os
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict, List
 
 from ..bot import Bot, Guess
 from ..errors import InputError, UnsupportedGame
 from ..games import CodeGame
 from .consistent import NoConsistentSecret
 from .decision_tree import BadTree, Player, check, from_arrays, load, save
+from .optimal_search import (
+    INF,
+    STAT_NAMES,
+    UNLIMITED,
+    dense_answers,
+    guess_cost,
+    layout,
+    ranked,
+    solve_set,
+    tables,
+)
 from .space import space_for
-
-INF = 1 << 40
-#: The guesses left when the worst case is not held (deeper than any real strategy).
-UNLIMITED = 64
-_KEY = types.UniTuple(types.int64, 3)
-_ARRAY = types.int64[::1]
-# memo values: cost << 32 | (guess + 1) << 1 | exact
-_SHIFT = 32
-
-
-@njit(cache=True)
-def lower_bounds(size: int, branches: int) -> tuple[np.ndarray, np.ndarray]:
-    """``lb[m]``: least total guesses for ``m`` codes; ``depth[m]``: least worst case, for ``m <= size``."""
-    lb = np.zeros(size + 1, dtype=np.int64)
-    depth = np.zeros(size + 1, dtype=np.int64)
-    for m in range(1, size + 1):
-        remaining, count, cost, levels = m, 1, 0, 0
-        while remaining > 0:
-            cost += remaining
-            levels += 1
-            remaining -= count
-            count = min(count * branches, size + 1)
-        lb[m] = cost
-        depth[m] = levels
-    return lb, depth
-
-
-@njit(cache=True, inline="always")
-def _hash(subset: np.ndarray, depth_key: int) -> tuple[int, int, int]:
-    a = np.uint64(1469598103934665603)
-    b = np.uint64(0x9E3779B97F4A7C15)
-    for x in subset:
-        v = np.uint64(x + 1)
-        a = (a ^ v) * np.uint64(1099511628211)
-        b = (b + v * np.uint64(0xBF58476D1CE4E5B9)) * np.uint64(0x94D049BB133111EB)
-        b = b ^ (b >> np.uint64(31))
-    return (np.int64(a), np.int64(b) ^ np.int64(subset.shape[0]), depth_key)
-
-
-@njit(cache=True)
-def _symmetries(codes, perms, hist, hlen, ncolors):
-    """The position permutations (rows of ``perms``) that, with some colour permutation, fix every
-    guess of the history; and for each, the colour map forced on the colours the history used."""
-    maps = np.full((perms.shape[0], ncolors), -1, dtype=np.int64)
-    valid = np.zeros(perms.shape[0], dtype=np.bool_)
-    pegs = codes.shape[1]
-    for s in range(perms.shape[0]):
-        ok = True
-        inverse = np.full(ncolors, -1, dtype=np.int64)
-        for t in range(hlen):
-            h = codes[hist[t]]
-            for i in range(pegs):
-                a = h[perms[s, i]]
-                b = h[i]
-                if maps[s, a] == -1 and inverse[b] == -1:
-                    maps[s, a] = b
-                    inverse[b] = a
-                elif maps[s, a] != b or inverse[b] != a:
-                    ok = False
-                    break
-            if not ok:
-                break
-        valid[s] = ok
-    return valid, maps
-
-
-@njit(cache=True)
-def _orbit_least(code, perms, valid, maps, free, image) -> bool:
-    """Whether ``code`` is the least of its orbit under the history's symmetries."""
-    pegs = code.shape[0]
-    ncolors = free.shape[0]
-    rename = np.full(ncolors, -1, dtype=np.int64)
-    for s in range(perms.shape[0]):
-        if not valid[s]:
-            continue
-        rename[:] = -1
-        nxt = 0
-        for i in range(pegs):
-            c = code[perms[s, i]]
-            if maps[s, c] >= 0:
-                image[i] = maps[s, c]
-            else:
-                if rename[c] < 0:
-                    while not free[nxt]:
-                        nxt += 1
-                    rename[c] = nxt
-                    nxt += 1
-                image[i] = rename[c]
-        for i in range(pegs):
-            if image[i] != code[i]:
-                if image[i] < code[i]:
-                    return False
-                break
-    return True
-
-
-@njit(cache=True)
-def _colours(codes, hist, hlen, subset, ncolors) -> tuple[np.ndarray, np.ndarray]:
-    """Which colours the history used, and which some code of ``subset`` holds."""
-    pegs = codes.shape[1]
-    used = np.zeros(ncolors, dtype=np.bool_)
-    for t in range(hlen):
-        for i in range(pegs):
-            used[codes[hist[t], i]] = True
-    present = np.zeros(ncolors, dtype=np.bool_)
-    for j in subset:
-        for i in range(pegs):
-            present[codes[j, i]] = True
-    return used, present
-
-
-@njit(cache=True)
-def _alike(codes, used, present, distinct) -> np.ndarray:
-    """The codes kept when only colours are symmetric: every absent colour is the least absent one
-    (Bulls and Cows: the absent colours of a code are the least ones, in order), and colours no
-    guess used appear in order (the k-th new colour of a code is the k-th smallest)."""
-    n_codes, pegs = codes.shape
-    ncolors = used.shape[0]
-    dead = np.empty(ncolors, dtype=np.int64)
-    fresh = np.empty(ncolors, dtype=np.int64)
-    n_dead, n_fresh = 0, 0
-    for c in range(ncolors):
-        if not present[c]:
-            dead[n_dead] = c
-            n_dead += 1
-        elif not used[c]:
-            fresh[n_fresh] = c
-            n_fresh += 1
-    keep = np.zeros(n_codes, dtype=np.bool_)
-    seen = np.full(ncolors, -1, dtype=np.int64)  # the last code that held each colour
-    for g in range(n_codes):
-        k_dead, k_fresh, ok = 0, 0, True
-        for i in range(pegs):
-            c = codes[g, i]
-            if not present[c]:
-                if distinct:
-                    if c != dead[k_dead]:
-                        ok = False
-                        break
-                    k_dead += 1
-                elif c != dead[0]:
-                    ok = False
-                    break
-            elif not used[c] and seen[c] != g:
-                if c != fresh[k_fresh]:
-                    ok = False
-                    break
-                k_fresh += 1
-            seen[c] = g
-        keep[g] = ok
-    return np.nonzero(keep)[0]
-
-
-@njit(cache=True)
-def _candidates(codes, perms, hist, hlen, subset, ncolors, distinct, symmetric, lists) -> np.ndarray:
-    """The guesses worth trying on ``subset``: one of each class of guesses that the symmetries
-    make equivalent (see the module's docstring); every code when not ``symmetric``.  ``lists``
-    keeps the lists: by history (negative keys; empty: colour symmetries only) and by colour masks."""
-    pegs = codes.shape[1]
-    if not symmetric:
-        return np.arange(codes.shape[0])
-    used, present = _colours(codes, hist, hlen, subset, ncolors)
-    n_codes = codes.shape[0]
-    guesses = np.sort(hist[:hlen])  # the symmetries depend on the set of guesses only
-    packed, fits = -1, hlen * np.log2(n_codes) < 62
-    for t in range(hlen):
-        packed = packed * n_codes - guesses[t]  # negative: apart from the colour masks below
-    if fits and packed in lists:
-        found = lists[packed]
-        if found.shape[0]:
-            return found
-    else:
-        valid, maps = _symmetries(codes, perms, hist, hlen, ncolors)
-        if valid.sum() > 1:  # position symmetries remain: the least code of each orbit
-            keep = np.zeros(n_codes, dtype=np.bool_)
-            free = ~used
-            image = np.empty(pegs, dtype=np.int64)
-            for g in range(n_codes):
-                keep[g] = _orbit_least(codes[g], perms, valid, maps, free, image)
-            found = np.nonzero(keep)[0]
-            if fits:
-                lists[packed] = found
-            return found
-        if fits:
-            lists[packed] = np.empty(0, dtype=np.int64)  # colours only, below
-    mask = 0
-    for c in range(ncolors):
-        mask = mask * 4 + used[c] * 2 + present[c]
-    if mask not in lists:
-        lists[mask] = _alike(codes, used, present, distinct)
-    return lists[mask]
-
-
-@njit(cache=True)
-def _reaching(matrix, subset, guesses, n_answers, perfect, target, largest) -> int:
-    """The first of ``guesses`` that splits ``subset`` into groups of at most ``largest`` (1 or 2)
-    codes at a total of exactly ``target`` guesses (a single code costs 1 more guess, a pair 1 + 2),
-    else -1.  Such a guess is optimal when ``target`` is the set's lower bound."""
-    n = subset.shape[0]
-    counts = np.zeros(n_answers, dtype=np.int64)
-    for g in guesses:
-        counts[:] = 0
-        total = n
-        for j in subset:
-            a = matrix[g, j]
-            counts[a] += 1
-            if a != perfect:
-                total += 1 if counts[a] == 1 else 2
-            if counts[a] > largest or total > target:
-                total = -1
-                break
-        if total == target:
-            return g
-    return -1
-
-
-@njit(cache=True)
-def _bounds(matrix, subset, candidates, lb, mindepth, depth, n_answers, perfect) -> np.ndarray:
-    """Each candidate's lower bound on the total over ``subset`` (``INF``: it splits nothing, or
-    some group cannot be done within ``depth - 1`` more guesses).  The answer matrix is symmetric,
-    so the groups are counted along each secret's row: one pass over contiguous memory."""
-    n = subset.shape[0]
-    m = candidates.shape[0]
-    counts = np.zeros((m, n_answers), dtype=np.int32)
-    for j in subset:
-        row = matrix[j]
-        for p in range(m):
-            counts[p, row[candidates[p]]] += 1
-    scores = np.empty(m, dtype=np.int64)
-    for p in range(m):
-        total = n
-        parts = 0
-        for a in range(n_answers):
-            c = counts[p, a]
-            if c == 0:
-                continue
-            parts += 1
-            if a == perfect:
-                continue
-            if mindepth[c] > depth - 1:
-                total = INF
-                break
-            total += lb[c]
-        scores[p] = total if parts > 1 else INF
-    return scores
-
-
-@njit(cache=True)
-def _settle(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats):
-    """What a set's search starts with: ``(value, key, known, candidates)``.  ``value >= 0``: the
-    set is settled at once (a single code or a pair, out of reach, below the bound's reach, known
-    in ``memo``, or split at once); ``-1``: search ``candidates``."""
-    matrix, codes, perms, lb, mindepth = tables
-    n_answers, perfect, ncolors, distinct, limited, symmetric = rules
-    none = np.empty(0, dtype=np.int64)
-    key = (np.int64(0), np.int64(0), np.int64(0))
-    n = subset.shape[0]
-    if n == 1:
-        return (1 if depth >= 1 else INF), key, -1, none
-    if depth <= 1:
-        return INF, key, -1, none
-    if n == 2:
-        return 3, key, -1, none
-    if mindepth[n] > depth:
-        return INF, key, -1, none
-    if lb[n] >= beta:
-        return lb[n], key, -1, none
-    key = _hash(subset, depth if limited else 0)
-    known = memo.get(key, -1)
-    if known >= 0:
-        value = known >> _SHIFT
-        if known & 1 or value >= beta:
-            stats[1] += 1
-            return value, key, known, none
-    stats[0] += 1
-    # sets settled by a lower bound that some guess reaches (n <= answers: the bounds below hold)
-    small = n <= n_answers
-    pairs = 2 if depth >= 3 else 1  # a pair needs a third guess
-    candidates = none
-    best, choice = -1, -1
-    if small:
-        choice = _reaching(matrix, subset, subset, n_answers, perfect, 2 * n - 1, 1)  # a code splits the rest
-        best = 2 * n - 1
-        if choice < 0 and pairs == 2:  # else every strategy needs 2n: a code leaving one pair
-            choice = _reaching(matrix, subset, subset, n_answers, perfect, 2 * n, 2)
-            best = 2 * n
-    if choice < 0:
-        candidates = _candidates(codes, perms, hist, hlen, subset, ncolors, distinct, symmetric, lists)
-        if small:  # a code outside it splitting it apart: 2n
-            choice = _reaching(matrix, subset, candidates, n_answers, perfect, 2 * n, 1)
-            best = 2 * n
-    if choice < 0 and small:  # else at least 2n + 1, and a third guess somewhere
-        bound = INF if pairs == 1 else 2 * n + 1
-        if bound >= beta:
-            if known < 0 or (known >> _SHIFT) < bound:
-                memo[key] = bound << _SHIFT
-            return bound, key, known, none
-        choice = _reaching(matrix, subset, candidates, n_answers, perfect, bound, 2)
-        best = bound
-    if choice >= 0:
-        stats[3] += 1
-        memo[key] = (best << _SHIFT) | ((choice + 1) << 1) | 1
-        return best, key, known, none
-    stats[4] += n * candidates.shape[0]
-    return -1, key, known, candidates
-
-
-@njit(cache=True)
-def search(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats) -> int:
-    """The least total guesses to find every code of ``subset`` (``int64[n]`` ascending) with at most
-    ``depth`` guesses each, when that is below ``beta``; else a lower bound ``>= beta`` (``INF``: no
-    strategy).  ``hist[:hlen]`` are the guesses that led here (``hist`` has room for ``depth`` more).
-
-    ``tables`` = (answer matrix, codes, position permutations, lb, least depth); ``rules`` =
-    [answers, the exact match's answer, colours, distinct, max depth held, symmetry used].  Exact
-    results and their guesses are kept in ``memo``; ``stats`` counts [sets searched, memo hits,
-    guesses tried, sets solved at once, guess x code pairs scored, memo size].
-
-    A depth-first search over an explicit stack (numba caches no recursive function safely): level
-    ``L`` holds one set, the guess being tried on it and the group of that guess being solved."""
-    matrix, codes, perms, lb, mindepth = tables
-    n_answers, perfect = rules[0], rules[1]
-    levels = depth + 2
-    empty = np.empty(0, dtype=np.int64)
-    sets = List.empty_list(_ARRAY)
-    cands = List.empty_list(_ARRAY)
-    bounds = List.empty_list(_ARRAY)
-    grouped = List.empty_list(_ARRAY)
-    starts = List.empty_list(_ARRAY)
-    order = List.empty_list(_ARRAY)
-    for _ in range(levels):
-        sets.append(empty)
-        cands.append(empty)
-        bounds.append(empty)
-        grouped.append(empty)
-        starts.append(empty)
-        order.append(empty)
-    keys = np.zeros((levels, 3), dtype=np.int64)
-    knowns = np.zeros(levels, dtype=np.int64)
-    depths = np.zeros(levels, dtype=np.int64)
-    betas = np.zeros(levels, dtype=np.int64)
-    bests = np.zeros(levels, dtype=np.int64)
-    choices = np.zeros(levels, dtype=np.int64)
-    limits = np.zeros(levels, dtype=np.int64)
-    spents = np.zeros(levels, dtype=np.int64)
-    rests = np.zeros(levels, dtype=np.int64)
-    nexts = np.zeros(levels, dtype=np.int64)
-    guesses = np.zeros(levels, dtype=np.int64)
-    counts = np.zeros(n_answers, dtype=np.int64)
-    sizes = np.zeros(n_answers, dtype=np.int64)
-
-    level = 0
-    sets[0] = subset
-    depths[0] = depth
-    betas[0] = beta
-    entering = True
-    value = 0
-    while True:
-        if entering:  # a new set at `level`
-            here = sets[level]
-            value, key, known, candidates = _settle(here, depths[level], betas[level], hist, hlen + level,
-                                                   tables, rules, memo, lists, stats)
-            if value < 0:
-                keys[level, 0], keys[level, 1], keys[level, 2] = key
-                knowns[level] = known
-                cands[level] = candidates
-                bounds[level] = _bounds(matrix, here, candidates, lb, mindepth, depths[level], n_answers, perfect)
-                bests[level], choices[level], limits[level] = INF, -1, betas[level]
-                nexts[level] = -1  # no guess under way
-                entering = False
-        else:  # a child's `value` came back: go on with the guess under way
-            level -= 1
-            spents[level] += value
-            nexts[level] += 1
-            if spents[level] + rests[level] >= limits[level]:
-                nexts[level] = -1  # this guess cannot beat the best: the next guess
-        if entering:  # settled at once: back to the parent
-            if level == 0:
-                return value
-            entering = False
-            continue
-        # choose work at `level`: the next group of the guess under way, or the next guess
-        here = sets[level]
-        n = here.shape[0]
-        pushed = False
-        while not pushed:
-            if nexts[level] < 0:  # a new guess: the least bound left, the lower code first among equals
-                scores = bounds[level]
-                if scores.shape[0] == 0:
-                    break
-                p = np.argmin(scores)
-                if scores[p] >= limits[level]:
-                    break
-                scores[p] = INF + 1  # tried
-                g = cands[level][p]
-                stats[2] += 1
-                row = matrix[g]
-                counts[:] = 0
-                for k in range(n):
-                    counts[row[here[k]]] += 1
-                start = np.zeros(n_answers + 1, dtype=np.int64)
-                rest = 0
-                for a in range(n_answers):
-                    start[a + 1] = start[a] + counts[a]
-                    sizes[a] = counts[a] if a != perfect else 0
-                    rest += lb[sizes[a]]
-                fill = start[:-1].copy()
-                split = np.empty(n, dtype=np.int64)
-                for k in range(n):
-                    a = row[here[k]]
-                    split[fill[a]] = here[k]
-                    fill[a] += 1
-                grouped[level] = split
-                starts[level] = start
-                order[level] = np.argsort(sizes, kind="mergesort")  # the smallest groups first
-                guesses[level] = g
-                spents[level] = n
-                rests[level] = rest
-                nexts[level] = 0
-            # the next non-empty group of the guess under way
-            groups = order[level]
-            i = nexts[level]
-            start = starts[level]
-            while i < n_answers and (groups[i] == perfect or start[groups[i] + 1] == start[groups[i]]):
-                i += 1
-            nexts[level] = i
-            if i == n_answers:  # every group solved: the best guess so far
-                bests[level] = spents[level]
-                choices[level] = guesses[level]
-                limits[level] = spents[level]
-                nexts[level] = -1
-                continue
-            a = groups[i]
-            c = start[a + 1] - start[a]
-            rests[level] -= lb[c]
-            hist[hlen + level] = guesses[level]
-            sets[level + 1] = grouped[level][start[a]:start[a + 1]]
-            depths[level + 1] = depths[level] - 1
-            betas[level + 1] = limits[level] - spents[level] - rests[level]
-            pushed = True
-        if pushed:
-            level += 1
-            entering = True
-            continue
-        # no guess left at `level`: its value
-        hist[hlen + level] = -1
-        key = (keys[level, 0], keys[level, 1], keys[level, 2])
-        if bests[level] < betas[level]:
-            value = bests[level]
-            memo[key] = (value << _SHIFT) | ((choices[level] + 1) << 1) | 1
-        else:
-            value = betas[level]
-            if knowns[level] < 0 or (knowns[level] >> _SHIFT) < value:
-                memo[key] = value << _SHIFT
-        if level == 0:
-            return value
-
-
-@njit(cache=True)
-def _openings(codes, perms, ncolors, distinct) -> np.ndarray:
-    """The first guesses that differ under the game's symmetries (made here, not in the interpreter:
-    a typed dict made there costs a compile in every process)."""
-    lists = Dict.empty(key_type=types.int64, value_type=types.int64[::1])
-    everything = np.arange(codes.shape[0])
-    return _candidates(codes, perms, np.full(1, -1, dtype=np.int64), 0, everything, ncolors, distinct, 1, lists)
-
-
-@njit(cache=True)
-def _array(items) -> np.ndarray:
-    out = np.empty(len(items), dtype=np.int64)
-    for i in range(len(items)):
-        out[i] = items[i]
-    return out
-
-
-@njit(cache=True, nogil=True)
-def solve_set(subset, depth, hist, hlen, tables, rules):
-    """Search ``subset`` and lay its optimal strategy out as a tree, nodes in depth-first order:
-    ``(total, parent[k], answer[k] (to the parent's guess), guess[k], size[k], stats)``; the root
-    is node 0 (parent -1).  ``total >= INF``: no strategy within ``depth``.  Runs without the GIL."""
-    matrix = tables[0]
-    perfect = rules[1]
-    limited = rules[4]
-    memo = Dict.empty(key_type=_KEY, value_type=types.int64)
-    lists = Dict.empty(key_type=types.int64, value_type=types.int64[::1])
-    stats = np.zeros(6, dtype=np.int64)
-    work = np.full(hlen + depth + 2, -1, dtype=np.int64)
-    work[:hlen] = hist[:hlen]
-    total = search(subset, depth, INF, work, hlen, tables, rules, memo, lists, stats)
-    parents, answers = List.empty_list(types.int64), List.empty_list(types.int64)
-    guesses, sizes = List.empty_list(types.int64), List.empty_list(types.int64)
-    if total >= INF:
-        stats[5] = len(memo)
-        return total, _array(parents), _array(answers), _array(guesses), _array(sizes), stats
-    sets = List([subset])
-    paths = List([work[:hlen].copy()])
-    meta = List([(-1, -1, depth)])
-    while len(sets):
-        here, path, (parent, answer, left) = sets.pop(), paths.pop(), meta.pop()
-        node = len(guesses)
-        n = here.shape[0]
-        if n <= 2:
-            g = here[0]
-        else:
-            known = memo.get(_hash(here, left if limited else 0), -1)
-            if known < 0 or not known & 1:  # solved within a bound only: solve it again
-                work[: path.shape[0]] = path
-                search(here, left, INF, work, path.shape[0], tables, rules, memo, lists, stats)
-                known = memo[_hash(here, left if limited else 0)]
-            g = ((known >> 1) & ((1 << (_SHIFT - 1)) - 1)) - 1
-        parents.append(parent)
-        answers.append(answer)
-        guesses.append(g)
-        sizes.append(n)
-        row = matrix[g][here]
-        deeper = np.empty(path.shape[0] + 1, dtype=np.int64)
-        deeper[:-1] = path
-        deeper[-1] = g
-        for a in range(rules[0] - 1, -1, -1):  # pushed in reverse: popped in answer order
-            if a == perfect:
-                continue
-            part = here[row == a]
-            if part.shape[0]:
-                sets.append(part)
-                paths.append(deeper)
-                meta.append((node, a, left - 1))
-    stats[5] = len(memo)
-    return total, _array(parents), _array(answers), _array(guesses), _array(sizes), stats
 
 
 @dataclass
@@ -591,70 +57,151 @@ class NoStrategy(Exception):
     """No strategy finds every code within ``max_depth`` guesses."""
 
 
-STAT_NAMES = ("sets searched", "memo hits", "guesses tried", "sets solved at once", "pairs scored", "memo size")
-
-
-def tables(game: CodeGame, matrix: np.ndarray) -> tuple:
-    """The search's constant arrays for ``game`` with its answer matrix."""
-    codes = np.ascontiguousarray(game.space.astype(np.int64))
-    perms = np.array(list(itertools.permutations(range(game.pegs))), dtype=np.int64)
-    branches = game.pegs * (game.pegs + 3) // 2 - 1  # answers other than the exact match
-    lb, mindepth = lower_bounds(game.size, branches)
-    return np.ascontiguousarray(matrix), codes, perms, lb, mindepth
+#: Sets of at least this many codes are searched as tasks (see the module's docstring).
+SPLIT = 1000
 
 
 def solve(game: CodeGame, matrix: np.ndarray, max_depth: int | None = None, symmetric: bool = True,
-          threads: int = 1) -> Strategy:
-    """The optimal strategy for every code of ``game``, at most ``max_depth`` guesses a code if given.
+          threads: int = 1, split: int = SPLIT) -> Strategy:
+    """The optimal strategy for every code of ``game``, at most ``max_depth`` guesses a code if given,
+    searched on ``threads`` threads (the same strategy for any number).
 
-    Raises :class:`NoStrategy` when ``max_depth`` cannot be met.  When every first guess is alike
-    (Bulls and Cows), the sets its answers leave are independent searches, run on ``threads``
-    threads; the strategy is the same for any number of threads (each set has its own memo)."""
-    arrays = tables(game, matrix)
+    Raises :class:`NoStrategy` when ``max_depth`` cannot be met."""
+    dense, ids = dense_answers(matrix)
+    arrays = tables(game, dense)
     depth = max_depth if max_depth is not None else UNLIMITED
-    rules = np.array([game.n_answers, game.pegs * (game.pegs + 1), game.colors, game.distinct,
-                      max_depth is not None, symmetric], dtype=np.int64)
-    everything = np.arange(game.size, dtype=np.int64)
-    none = np.full(1, -1, dtype=np.int64)
-    firsts = _openings(arrays[1], arrays[2], game.colors, game.distinct) if symmetric else everything
-    if len(firsts) == 1 and game.size > 2 and depth >= 2:
-        return _solve_split(game, arrays, rules, int(firsts[0]), depth, max_depth, threads)
-    total, parent, answer, guess, size, stats = solve_set(everything, depth, none, 0, arrays, rules)
+    perfect = int(np.searchsorted(ids, game.pegs * (game.pegs + 1)))
+    rules = np.array([len(ids), perfect, game.colors, game.distinct, max_depth is not None, symmetric],
+                     dtype=np.int64)
+    root = _Part(np.arange(game.size, dtype=np.int64), np.empty(0, dtype=np.int64), depth)
+    total, parent, answer, guess, size, stats = _Tasks(arrays, rules, threads, split).run(root)
     if total >= INF:
         raise NoStrategy(f"no strategy finds every {game.name} code within {max_depth} guesses")
+    answer = np.where(answer >= 0, ids[np.maximum(answer, 0)], -1)  # the game's own answer codes
     return Strategy(int(total), parent, answer, guess, size, dict(zip(STAT_NAMES, map(int, stats))))
 
 
-def _solve_split(game, arrays, rules, first, depth, max_depth, threads) -> Strategy:
-    """The strategy that opens with ``first``: each answer's set searched on its own."""
-    from concurrent.futures import ThreadPoolExecutor
+@dataclass(eq=False)
+class _Part:
+    """A set searched as tasks: its first guess's groups (``children``), then its other guesses."""
 
-    row = arrays[0][first]
-    perfect = int(rules[1])
-    parts = [(int(a), np.nonzero(row == a)[0].astype(np.int64)) for a in range(game.n_answers)
-             if a != perfect and (row == a).any()]
-    hist = np.array([first], dtype=np.int64)
-    order = sorted(range(len(parts)), key=lambda i: -len(parts[i][1]))  # the largest first: they take longest
-    with ThreadPoolExecutor(max(1, threads)) as pool:
-        futures = {i: pool.submit(solve_set, parts[i][1], depth - 1, hist, 1, arrays, rules) for i in order}
-        results = [futures[i].result() for i in range(len(parts))]
-    total = game.size
-    parent, answer, guess, size = [np.array([-1])], [np.array([-1])], [np.array([first])], [np.array([game.size])]
+    subset: np.ndarray
+    hist: np.ndarray
+    depth: int
+    parent: _Part | None = None
+    answer: int = -1
+    guesses: np.ndarray | None = None
+    bounds: np.ndarray | None = None
+    children: list[_Part] = field(default_factory=list)
+    waiting: int = 0
+    limit: int = INF
+    best: tuple | None = None  # (total, rank, memo, lists, stats) of the best other guess so far
+    stats: np.ndarray = field(default_factory=lambda: np.zeros(len(STAT_NAMES), dtype=np.int64))
+    result: tuple | None = None  # solve_set's tuple
+
+
+class _Tasks:
+    """Runs the search of a set as tasks on a thread pool (see the module's docstring)."""
+
+    def __init__(self, arrays, rules, threads: int, split: int):
+        self.arrays, self.rules, self.split = arrays, rules, split
+        self.pool = ThreadPoolExecutor(max(1, threads))
+        self.running: dict = {}
+
+    def run(self, root: _Part) -> tuple:
+        with self.pool:
+            self._open(root)
+            while self.running:
+                done, _ = wait(self.running, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: self.running[f][2]):
+                    part, rank, _order = self.running.pop(future)
+                    self._done(part, rank, future.result())
+        return root.result
+
+    def _submit(self, part: _Part, rank: int, fn, *args) -> None:
+        self.running[self.pool.submit(fn, *args)] = (part, rank, len(self.running))
+
+    def _open(self, part: _Part) -> None:
+        args = (part.depth, part.hist, len(part.hist), self.arrays, self.rules)
+        if len(part.subset) < self.split or part.depth < 2:
+            self._submit(part, -1, solve_set, part.subset, *args)
+            return
+        part.guesses, part.bounds = ranked(part.subset, *args)
+        first = part.guesses[0]
+        row = self.arrays[0][first][part.subset]
+        hist = np.append(part.hist, first)
+        for a in range(int(self.rules[0])):
+            if a != self.rules[1] and (row == a).any():
+                part.children.append(_Part(part.subset[row == a], hist, part.depth - 1, part, a))
+        part.waiting = len(part.children)
+        for child in part.children:
+            self._open(child)
+
+    def _done(self, part: _Part, rank: int, result: tuple) -> None:
+        if rank < 0:  # a set searched whole
+            part.result = result
+            self._resolved(part)
+            return
+        total, stats, memo, lists = result
+        part.stats += stats
+        if total < part.limit and (part.best is None or (total, rank) < part.best[:2]):
+            part.best = (total, rank, memo, lists, stats)
+        part.waiting -= 1
+        if part.waiting == 0:
+            self._finish(part)
+
+    def _resolved(self, part: _Part) -> None:
+        parent = part.parent
+        if parent is None:
+            return
+        parent.waiting -= 1
+        if parent.waiting == 0:
+            self._first_done(parent)
+
+    def _first_done(self, part: _Part) -> None:
+        """The first guess's groups are done: the limit for the others; search those worth it."""
+        first = int(part.guesses[0])
+        results = [(child.answer, child.result) for child in part.children]
+        part.result = _graft(first, len(part.subset), results)
+        part.limit = int(min(part.result[0], INF))
+        for rank in range(1, len(part.guesses)):
+            if part.bounds[rank] < part.limit:
+                part.waiting += 1
+                self._submit(part, rank, guess_cost, part.subset, part.guesses[rank], part.limit, part.depth,
+                             part.hist, len(part.hist), self.arrays, self.rules)
+        if part.waiting == 0:
+            self._finish(part)
+
+    def _finish(self, part: _Part) -> None:
+        if part.best is not None:  # another guess beat the first
+            total, _rank, memo, lists, _stats = part.best
+            stats = part.result[5] + part.stats
+            memos = stats[5]
+            part.result = layout(part.subset, total, part.depth, part.hist, len(part.hist), self.arrays,
+                                 self.rules, memo, lists, stats)
+            part.result[5][5] = memos
+        else:
+            part.result[5][:] += part.stats
+        part.best = None
+        self._resolved(part)
+
+
+def _graft(guess: int, size: int, results: list[tuple[int, tuple]]) -> tuple:
+    """A tree opening with ``guess`` on ``size`` codes, with each answer's tree under it."""
+    total = size
+    parent, answer, guesses, sizes = [np.array([-1])], [np.array([-1])], [np.array([guess])], [np.array([size])]
     stats = np.zeros(len(STAT_NAMES), dtype=np.int64)
     offset = 1
-    for (a, _), (cost, p, _a, g, s, st) in zip(parts, results):
-        if cost >= INF:
-            raise NoStrategy(f"no strategy finds every {game.name} code within {max_depth} guesses")
+    for a, (cost, p, _a, g, s, st) in results:
         total += int(cost)
-        p = np.where(p < 0, 0, p + offset)  # the set's root hangs under node 0
-        parent.append(p)
+        parent.append(np.where(p < 0, 0, p + offset))  # each tree's root hangs under node 0
         answer.append(np.where(_a < 0, a, _a))
-        guess.append(g)
-        size.append(s)
+        guesses.append(g)
+        sizes.append(s)
         stats += st
         offset += len(g)
-    return Strategy(total, np.concatenate(parent), np.concatenate(answer), np.concatenate(guess),
-                    np.concatenate(size), dict(zip(STAT_NAMES, map(int, stats))))
+    return (total, np.concatenate(parent), np.concatenate(answer), np.concatenate(guesses),
+            np.concatenate(sizes), stats)
 
 
 #: The largest code game the optimal bot searches (its answer matrix: 100 MB).
