@@ -25,11 +25,10 @@ from ..errors import UnsupportedGame
 from ..feedback import encode_string, encode_strings, grade_strings
 from ..games import PhraseGame
 from . import probes, spacing
+from .alphabet import FIRST, Alphabet
 from .expected_cost import COST_KNOTS, expected_costs
 from .packing import MAX_FIELD, TupleSearch, pack
 
-LETTERS = 26  # a..z: the letters of the features
-FIRST_LETTER = ord("a")
 FEATURE_CACHE = 20_000  # (spacing, guess) feature tables kept before the cache is emptied
 LEAST_WEIGHT = 1e-6  # an estimated spacing keeps at least this weight: only a count of zero rules it out
 
@@ -69,9 +68,7 @@ MAX_PHRASE_WORDS = 4  # the packed search has two sides of at most two words
 def decline(game: PhraseGame) -> None:
     """Raise :class:`UnsupportedGame`, with the reason, for a phrase game this bot cannot play
     within its limits: a clear refusal in ``setup`` rather than a crash in every game."""
-    odd = next((w for w in game.words if not w.isascii() or not w.isalpha() or not w.islower()), None)
-    if odd is not None:
-        raise UnsupportedGame(f"the phrase search plays words of a-z letters only; this list has {odd!r}")
+    Alphabet(game.words)  # at most MAX_LETTERS characters
     if game.n_words > MAX_PHRASE_WORDS:
         raise UnsupportedGame(f"the phrase search plays 1 to {MAX_PHRASE_WORDS} words a phrase, "
                               f"not {game.n_words}")
@@ -88,11 +85,13 @@ class PhraseBreaker:
         self.game, self.n, self.seed = game, game.n_words, seed
         self.settings = settings or Settings()
         decline(game)
-        words = list(game.words)
-        self.word_bytes, self.word_lengths = encode_strings(words)
-        raw = self.word_bytes.astype(np.int64) - FIRST_LETTER
-        self.word_counts = np.zeros((len(words), LETTERS), dtype=np.uint8)
-        for c in range(LETTERS):
+        self.alphabet = Alphabet(game.words)
+        self.letters = self.alphabet.size
+        self.words = tuple(self.alphabet.inward(w) for w in game.words)  # internal letters, see alphabet.py
+        self.word_bytes, self.word_lengths = encode_strings(self.words)
+        raw = self.word_bytes.astype(np.int64) - FIRST
+        self.word_counts = np.zeros((len(self.words), self.letters), dtype=np.uint8)
+        for c in range(self.letters):
             self.word_counts[:, c] = (raw == c).sum(axis=1)
         longest = int(self.word_lengths.max())
         if self.n * longest > MAX_FIELD:
@@ -122,11 +121,11 @@ class PhraseBreaker:
     # -- the decision ---------------------------------------------------------------------------
     def guess(self, history: tuple) -> tuple[str, str, int]:
         """``(guess, phase, phrases still possible)`` for a history of ``(guess, black, white)``."""
-        key = tuple((str(g), int(b), int(w)) for g, b, w in history)
+        key = tuple((self.alphabet.inward(str(g)), int(b), int(w)) for g, b, w in history)
         found = self._guesses.get(key)
         if found is None:
             found = self._guesses[key] = self._decide(self.state(key), key)
-        return found
+        return (self.alphabet.outward(found[0]), *found[1:])
 
     def state(self, key: tuple) -> State:
         found = self._states.get(key)
@@ -183,7 +182,7 @@ class PhraseBreaker:
             keep = (marks[:, 0] == black) & (marks[:, 1] == white) & (np.array(phrases) != guess)
             return replace(state, candidates=state.candidates[keep])
         left = guess[: state.length]
-        if not probes.letter_set(left).any():
+        if not probes.letter_set(left, self.letters).any():
             keep = spacing.space_hits(state.lengths, guess) == black
             state = replace(state, lengths=state.lengths[keep], weights=state.weights[keep])
         return state
@@ -278,7 +277,7 @@ class PhraseBreaker:
         return np.stack([search.slot_words[j][tuples[:, j]] for j in range(self.n)], axis=1)
 
     def _texts(self, phrases: np.ndarray) -> list[str]:
-        words = self.game.words
+        words = self.words
         return [" ".join(words[i] for i in row) for row in phrases.tolist()]
 
     # -- guess design -----------------------------------------------------------------------------
@@ -289,12 +288,12 @@ class PhraseBreaker:
         width = int(phrase_lengths.max())
         marks = spacing.design_space_probe(lengths, weights, width, groups)
         left = "".join(" " if m else probes.PAD for m in marks)
-        return probes.build(left, np.ones(LETTERS, dtype=bool), self.sat)
+        return probes.build(left, np.ones(self.letters, dtype=bool), self.sat)
 
     def _letter_matrix(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows, _ = encode_strings(self._texts(phrases))
-        chars = rows.astype(np.int64) - FIRST_LETTER
-        chars[rows == 32] = probes.SPACE
+        chars = rows.astype(np.int64) - FIRST
+        chars[rows == 32] = self.letters  # a space
         counts = self.word_counts[phrases].sum(axis=1).astype(np.int64)
         return chars, counts
 
@@ -303,7 +302,7 @@ class PhraseBreaker:
         chars, counts = self._letter_matrix(phrases)
         usable = np.ones(chars.shape[1], dtype=np.bool_)
         left_codes, chosen = probes.design_probe(chars, counts, usable, self.settings.passes)
-        return probes.build(probes.left_side(left_codes), chosen, self.sat)
+        return probes.build(probes.left_side(left_codes, self.letters), chosen, self.sat)
 
     def _mixture_sample(self, searches: list[TupleSearch], counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Phrases drawn uniformly from the union of several spacings' fitting phrases."""

@@ -14,44 +14,46 @@ from numba import njit
 
 from .spacing import space_hits, word_offsets
 
-PAD = "-"
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-#: The character code of a space in the probe design (letters are 0..25).
-SPACE = 26
+from .alphabet import FIRST, PAD
+
+# Letters are the internal letters of :mod:`hbs.strategies.alphabet`: letter ``c`` is ``chr(FIRST + c)``,
+# ``c`` in ``0..L-1`` for a list of ``L`` characters; in a probe's design the code ``L`` is a space.
 
 
 def saturation(word_counts: np.ndarray, n_words: int) -> np.ndarray:
-    """``int64[26]``: how many copies of each letter saturate any phrase of ``n_words`` words."""
+    """``int64[L]``: how many copies of each letter saturate any phrase of ``n_words`` words."""
     return n_words * word_counts.max(axis=0).astype(np.int64)
 
 
-def left_side(codes: np.ndarray) -> str:
-    """The left side written from design codes (letter, ``SPACE`` or -1)."""
-    return "".join(LETTERS[c] if 0 <= c < SPACE else (" " if c == SPACE else PAD) for c in codes)
+def left_side(codes: np.ndarray, n_letters: int) -> str:
+    """The left side written from design codes (letter, ``n_letters`` for a space, or -1)."""
+    return "".join(chr(FIRST + c) if 0 <= c < n_letters else (" " if c == n_letters else PAD) for c in codes)
 
 
 def build(left: str, letter_set: np.ndarray, sat: np.ndarray) -> str:
-    """The guess string: ``left`` then each letter of ``letter_set`` (``bool[26]``) ``sat`` times."""
-    return left + "".join(LETTERS[c] * int(sat[c]) for c in np.flatnonzero(letter_set))
+    """The guess string: ``left`` then each letter of ``letter_set`` (``bool[L]``) ``sat`` times."""
+    return left + "".join(chr(FIRST + c) * int(sat[c]) for c in np.flatnonzero(letter_set))
 
 
 def is_factorizable(guess: str, sat: np.ndarray) -> bool:
     """Whether every letter of ``guess`` is saturated and nothing else but spaces and ``-`` appears."""
     for ch in set(guess):
-        if ch in LETTERS:
-            if guess.count(ch) < sat[ord(ch) - 97]:
+        c = ord(ch) - FIRST
+        if 0 <= c < sat.shape[0]:
+            if guess.count(ch) < sat[c]:
                 return False
-        elif ch not in " -":
+        elif ch not in " " + PAD:
             return False
     return True
 
 
-def letter_set(guess: str) -> np.ndarray:
-    """``bool[26]``: the letters present in ``guess``."""
-    out = np.zeros(26, dtype=bool)
+def letter_set(guess: str, n_letters: int) -> np.ndarray:
+    """``bool[L]``: the letters present in ``guess``."""
+    out = np.zeros(n_letters, dtype=bool)
     for ch in set(guess):
-        if ch in LETTERS:
-            out[ord(ch) - 97] = True
+        c = ord(ch) - FIRST
+        if 0 <= c < n_letters:
+            out[c] = True
     return out
 
 
@@ -63,9 +65,9 @@ def word_features(
     The count feature (letters of the guess in the word; ``None`` when the guess has no letter) and
     the black feature (matches of the word with the left side at its offset; ``None`` when no word
     can match).  ``slots_bytes[j]`` is ``uint8[W_j, l_j]`` (the words of slot j),
-    ``slots_counts[j]`` ``uint8[W_j, 26]``.
+    ``slots_counts[j]`` ``uint8[W_j, L]``.
     """
-    letters = letter_set(guess)
+    letters = letter_set(guess, slots_counts[0].shape[1])
     counts = [c[:, letters].sum(axis=1, dtype=np.uint8) for c in slots_counts] if letters.any() else None
     offsets = word_offsets(lengths)
     raw = np.frombuffer(guess.encode("latin-1"), dtype=np.uint8)
@@ -124,16 +126,17 @@ def _add_matches(values: np.ndarray, chars: np.ndarray, pos: int, c: int, step: 
 def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, passes: int) -> tuple[np.ndarray, np.ndarray]:
     """The probe most informative about a sample of phrases of one length.
 
-    ``chars`` is ``int64[K, L]`` (letter index 0..25 per position, ``SPACE`` for a space),
-    ``counts`` ``int64[K, 26]`` letter counts, ``usable`` ``bool[L]`` the left-side positions that may
+    ``chars`` is ``int64[K, W]`` (letter index ``0..L-1`` per position, ``L`` for a space),
+    ``counts`` ``int64[K, L]`` letter counts, ``usable`` ``bool[L]`` the left-side positions that may
     hold a character.  Coordinate ascent on the joint entropy of (black, letters in S): toggle
     letters of S, then for each usable position try every letter of S, a space, or nothing (a space
-    only adds a constant to the count).  Returns ``int64[L]`` (letter, ``SPACE`` or -1 per position)
-    and ``bool[26]`` the set S.
+    only adds a constant to the count).  Returns ``int64[W]`` (letter, ``L`` or -1 per position)
+    and ``bool[L]`` the set S.
     """
     k, width = chars.shape
+    space = counts.shape[1]  # the code of a space: one after the letters
     left = np.full(width, -1, dtype=np.int64)
-    chosen = np.zeros(26, dtype=np.bool_)
+    chosen = np.zeros(space, dtype=np.bool_)
     black = np.zeros(k, dtype=np.int64)
     total = np.zeros(k, dtype=np.int64)
     hist = np.zeros((width + 1) * (counts.sum(axis=1).max() + width + 2), dtype=np.int64)
@@ -141,7 +144,7 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
     best = 0.0
     for _ in range(passes):
         improved = False
-        for c in range(26):
+        for c in range(space):
             # toggle letter c in S; removing it also clears the positions that use it
             sign = -1 if chosen[c] else 1
             trial_total = total + sign * counts[:, c]
@@ -168,8 +171,8 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
             if left[pos] >= 0:
                 _add_matches(base, chars, pos, left[pos], -1)
             best_c = left[pos]
-            for c in range(-1, SPACE + 1):
-                if c == left[pos] or (0 <= c < SPACE and not chosen[c]):
+            for c in range(-1, space + 1):
+                if c == left[pos] or (0 <= c < space and not chosen[c]):
                     continue
                 trial = base.copy()
                 if c >= 0:
