@@ -65,11 +65,11 @@ def test_the_phrase_bot_declines_what_it_cannot_play_in_one_line(tmp_path):
     five.write_text(" ".join((ROOT / "data" / "words.txt").read_text().split()[:5]) + "\n")
     cases.append((["--n-words", "5", "--phrases", str(five), "--words", str(ROOT / "data" / "words.txt")],
                   "1 to 4 words a phrase, not 5"))
-    big = tmp_path / "big.txt"
-    big.write_text((ROOT / "data" / "words.txt").read_text() + "zzzyzzy\n")
+    big = tmp_path / "big.txt"  # 60,001 words: one over the largest list measured for 3 words
+    big.write_text("".join(f"{''.join(chr(97 + (i // 26**k) % 26) for k in range(4))}\n" for i in range(60_001)))
     three = tmp_path / "three.txt"
-    three.write_text("zzzyzzy zzzyzzy zzzyzzy\n")
-    cases.append((["--words", str(big), "--phrases", str(three)], "up to 10,000 words"))
+    three.write_text("aaaa baaa caaa\n")
+    cases.append((["--words", str(big), "--phrases", str(three)], "up to 60,000 words"))
     for args, why in cases:
         done = hbs("run", "--bot", "entropy", *args, "--scoreboard", str(tmp_path / "board"))
         assert done.returncode == 2, done.stderr

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from hbs.feedback import grade
 from hbs.strategies import probes
+from hbs.strategies.alphabet import ASCII_LETTERS
 from hbs.strategies.packing import MAX_FIELD, TupleSearch, pack
 
 
@@ -55,7 +56,7 @@ def test_packed_filter_equals_the_scalar_rule(secret_words, data):
     spacing that the scalar rule says fit."""
     lengths = np.array([len(w) for w in secret_words])
     secret = " ".join(secret_words)
-    counts = np.array([[w.count(c) for c in probes.LETTERS] for w in WORDS], dtype=np.uint8)
+    counts = np.array([[w.count(c) for c in ASCII_LETTERS] for w in WORDS], dtype=np.uint8)
     sat = probes.saturation(counts, 3)
     slots = [np.array([i for i, w in enumerate(WORDS) if len(w) == l]) for l in lengths]
     slots_bytes = [np.array([list(WORDS[i].encode()) for i in ix], dtype=np.uint8) for ix in slots]
@@ -64,7 +65,7 @@ def test_packed_filter_equals_the_scalar_rule(secret_words, data):
     for _ in range(data.draw(st.integers(1, 4))):
         left = data.draw(st.text(alphabet="abcdet -", min_size=len(secret), max_size=len(secret)))
         letters = data.draw(st.sets(st.sampled_from("abcdet"))) | set(left) - {" ", "-"}
-        chosen = np.array([c in letters for c in probes.LETTERS])
+        chosen = np.array([c in letters for c in ASCII_LETTERS])
         guesses.append(probes.build(left, chosen, sat))
     fields, targets = [[] for _ in lengths], []
     for guess in guesses:
@@ -83,3 +84,24 @@ def test_packed_filter_equals_the_scalar_rule(secret_words, data):
         if all(grade(g, " ".join(p)) == grade(g, secret) for g in guesses)
     }
     assert secret in found and found == brute
+
+
+def test_outputs_larger_than_their_first_allocation_are_counted_whole():
+    """Four slots of 400 words with distinct features: the right pairs (160,000) and the left matches
+    outgrow the search's first allocation (65,536 rows) and must grow; the count is checked against
+    a histogram convolution (how many 4-tuples sum to each target: an independent count)."""
+    rng = np.random.default_rng(5)
+    slots = [np.stack([rng.integers(0, 20, 400), rng.integers(0, 20, 400)], axis=1).astype(np.uint8) for _ in range(4)]
+    target = np.array([38, 40])
+    joint = np.ones((1, 1), dtype=np.int64)  # joint[a, b]: tuples so far whose two fields sum to (a, b)
+    for slot in slots:
+        hist = np.zeros((20, 20), dtype=np.int64)
+        np.add.at(hist, (slot[:, 0], slot[:, 1]), 1)
+        grown = np.zeros((joint.shape[0] + 19, joint.shape[1] + 19), dtype=np.int64)
+        for a, b in zip(*np.nonzero(hist)):
+            grown[a : a + joint.shape[0], b : b + joint.shape[1]] += hist[a, b] * joint
+        joint = grown
+    search = TupleSearch([pack(s) for s in slots], pack(target[None, :].astype(np.uint8))[0])
+    assert search.count == joint[38, 40] > 65_536
+    drawn = search.sample(50, np.random.default_rng(1))
+    assert all((sum(slots[j][t[j]].astype(int) for j in range(4)) == target).all() for t in drawn.tolist())

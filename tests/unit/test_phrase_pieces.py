@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from hbs.feedback import encode_strings, grade
 from hbs.strategies import probes, spacing
+from hbs.strategies.alphabet import ASCII_LETTERS
 from hbs.strategies.expected_cost import COST_KNOTS, expected_costs
 
 WORDS = ["a", "be", "cat", "dogs", "eagle", "tea", "bead", "ace"]
@@ -46,11 +47,11 @@ def test_probe_design_is_at_least_as_informative_as_simple_probes():
                for _ in range(300)]
     rows, _ = encode_strings(phrases)
     chars = rows.astype(np.int64) - 97
-    chars[rows == 32] = probes.SPACE
-    counts = np.array([[p.count(c) for c in probes.LETTERS] for p in phrases])
+    chars[rows == 32] = 26  # a space: the code after the letters
+    counts = np.array([[p.count(c) for c in ASCII_LETTERS] for p in phrases])
     codes, chosen = probes.design_probe(chars, counts, np.ones(rows.shape[1], dtype=np.bool_), 3)
     sat = np.full(26, 4)
-    guess = probes.build(probes.left_side(codes), chosen, sat)
+    guess = probes.build(probes.left_side(codes, 26), chosen, sat)
     assert probes.is_factorizable(guess, sat)
     measured = entropy([grade(guess, p) for p in phrases])
     for letter in range(26):

@@ -53,6 +53,26 @@ def _hash(key: np.ndarray) -> np.uint64:
     return h
 
 
+#: Rows the outputs below start with; they double as they fill (room for every pair of rows at
+#: once would be ``W**2`` rows: gigabytes for a list of 50,000 words).
+START_ROWS = 1 << 16
+
+
+@njit(cache=True)
+def _grown(rows: np.ndarray, n: int) -> np.ndarray:
+    """``rows`` with twice the room, its first ``n`` rows kept."""
+    out = np.empty((2 * rows.shape[0],) + rows.shape[1:], dtype=rows.dtype)
+    out[:n] = rows[:n]
+    return out
+
+
+@njit(cache=True)
+def _grown_1d(values: np.ndarray, n: int) -> np.ndarray:
+    out = np.empty(2 * values.shape[0], dtype=values.dtype)
+    out[:n] = values[:n]
+    return out
+
+
 @njit(cache=True, nogil=True)
 def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Tuples of the right group (1 or 2 slots, features ``pc``, ``pd``) whose sum fits under ``target``.
@@ -60,7 +80,7 @@ def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarra
     Returns ``uint64[R, K]`` packed sums and ``int32[R, 2]`` word indices (second column unused for 1 slot).
     """
     words = target.shape[0]
-    cap = pc.shape[0] * (pd.shape[0] if n_right == 2 else 1)
+    cap = max(1, min(pc.shape[0] * (pd.shape[0] if n_right == 2 else 1), START_ROWS))
     keys = np.empty((cap, words), dtype=np.uint64)
     tuples = np.zeros((cap, 2), dtype=np.int32)
     scratch = np.empty(words, dtype=np.uint64)
@@ -68,6 +88,9 @@ def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarra
     for a in range(pc.shape[0]):
         if not _residual(target, pc[a], scratch):
             continue
+        while n + (pd.shape[0] if n_right == 2 else 1) > keys.shape[0]:  # room for this row's pairs
+            keys = _grown(keys, n)
+            tuples = _grown(tuples, n)
         if n_right == 1:
             keys[n] = pc[a]
             tuples[n, 0] = a
@@ -80,7 +103,7 @@ def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarra
                 tuples[n, 0] = a
                 tuples[n, 1] = b
                 n += 1
-    return keys[:n], tuples[:n]
+    return keys[:n].copy(), tuples[:n].copy()
 
 
 @njit(cache=True, nogil=True)
@@ -133,7 +156,7 @@ def left_matches(
         out_t = np.zeros((1, 2), dtype=np.int32)
         out_g = np.full(1, _lookup(table, unique_keys, target), dtype=np.int64)
         return out_t[out_g >= 0], out_g[out_g >= 0]
-    cap = pa.shape[0] * (pb.shape[0] if n_left == 2 else 1)
+    cap = max(1, min(pa.shape[0] * (pb.shape[0] if n_left == 2 else 1), START_ROWS))
     out_t = np.zeros((cap, 2), dtype=np.int32)
     out_g = np.empty(cap, dtype=np.int64)
     r1 = np.empty(words, dtype=np.uint64)
@@ -143,6 +166,9 @@ def left_matches(
     for a in range(pa.shape[0]):
         if not _residual(target, pa[a], r1):
             continue
+        while n + (pb.shape[0] if n_left == 2 else 1) > out_t.shape[0]:  # room for this row's matches
+            out_t = _grown(out_t, n)
+            out_g = _grown_1d(out_g, n)
         if n_left == 1:
             g = _lookup(table, unique_keys, r1)
             if g >= 0:
@@ -162,7 +188,7 @@ def left_matches(
                 out_t[n, 1] = b
                 out_g[n] = g
                 n += 1
-    return out_t[:n], out_g[:n]
+    return out_t[:n].copy(), out_g[:n].copy()
 
 
 def group_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
