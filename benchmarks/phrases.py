@@ -4,6 +4,7 @@
     python benchmarks/phrases.py --words data/words.txt --phrases data/pass.txt
     python benchmarks/phrases.py --words data/words.txt --generate 1000 --seed 5   # a fresh phrase set
     python benchmarks/phrases.py --cold ...            # empty numba's cache first: compile time included
+    python benchmarks/phrases.py --words /usr/share/dict/ngerman --sample-words 5000 --generate 100   # a scheme
 
 Runs the bot in this process through the same runner as `hbs run`; `--limit N` plays the first N.
 """
@@ -33,6 +34,10 @@ def main() -> None:
     parser.add_argument("--bot", default="entropy")
     parser.add_argument("--bot-seed", type=int, default=0)
     parser.add_argument("--cold", action="store_true", help="clear numba's cache of hbs first")
+    parser.add_argument("--sample-words", type=int, default=0,
+                        help="play on N words drawn from --words (3 to 10 characters, each once): a system "
+                             "dictionary as a passphrase scheme's list")
+    parser.add_argument("--list-seed", type=int, default=11, help="seed of --sample-words")
     args = parser.parse_args()
     if args.cold:
         for cache in (ROOT / "src" / "hbs").rglob("__pycache__"):
@@ -46,7 +51,8 @@ def main() -> None:
 
     if not Path(args.words).exists():
         sys.exit(f"no word list at {args.words} (the original data lives in ../shared/data/codegolf)")
-    game = PhraseGame(load_words(args.words), args.n_words)
+    words = sampled(args.words, args.sample_words, args.list_seed) if args.sample_words else load_words(args.words)
+    game = PhraseGame(words, args.n_words)
     if args.generate:
         rng = random.Random(args.seed)
         secrets = [" ".join(rng.choice(game.words) for _ in range(args.n_words)) for _ in range(args.generate)]
@@ -75,7 +81,8 @@ def main() -> None:
     games = time.perf_counter() - tick
     s = summarize(bot.name, game.name, records, games)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"phrases:   {source} ({len(secrets)}), words: {args.words} ({len(game.words)})")
+    drawn = f", {args.sample_words} drawn with seed {args.list_seed}" if args.sample_words else ""
+    print(f"phrases:   {source} ({len(secrets)}), words: {args.words}{drawn} ({len(game.words)})")
     print(f"total:     {s.total_guesses}   mean {s.mean_guesses:.4f}   min {s.min_guesses}   max {s.max_guesses}   "
           f"solved {s.solved}/{s.games}   failures {dict(s.failures) or 'none'}")
     print(f"histogram: {'  '.join(f'{k}:{v}' for k, v in sorted(s.histogram.items()))}")
@@ -84,6 +91,16 @@ def main() -> None:
           f"compiles or loads its kernels there); start-up (imports, setup) {setup:.2f} s; "
           f"all {(time.perf_counter() - start) / len(secrets):.4f} a phrase")
     print(f"memory:    peak {peak:.0f} MB")
+
+
+def sampled(path: str, n: int, seed: int) -> tuple[str, ...]:
+    """``n`` distinct words of 3 to 10 printable characters, no spaces, drawn from the file at ``path``."""
+    seen: dict[str, None] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        word = line.strip().lstrip("\ufeff")
+        if 3 <= len(word) <= 10 and word.isprintable() and not any(ch.isspace() for ch in word):
+            seen.setdefault(word, None)
+    return tuple(sorted(random.Random(seed).sample(list(seen), n)))
 
 
 if __name__ == "__main__":

@@ -87,9 +87,9 @@ def test_packed_filter_equals_the_scalar_rule(secret_words, data):
 
 
 def test_outputs_larger_than_their_first_allocation_are_counted_whole():
-    """Four slots of 400 words with distinct features: the right pairs (160,000) and the left matches
-    outgrow the search's first allocation (65,536 rows) and must grow; the count is checked against
-    a histogram convolution (how many 4-tuples sum to each target: an independent count)."""
+    """Four slots of 400 words: the right pairs (160,000) and the left matches outgrow a first
+    allocation of 1,000 rows and must grow; the count is checked against a histogram convolution
+    (how many 4-tuples sum to each target: an independent count)."""
     rng = np.random.default_rng(5)
     slots = [np.stack([rng.integers(0, 20, 400), rng.integers(0, 20, 400)], axis=1).astype(np.uint8) for _ in range(4)]
     target = np.array([38, 40])
@@ -101,7 +101,8 @@ def test_outputs_larger_than_their_first_allocation_are_counted_whole():
         for a, b in zip(*np.nonzero(hist)):
             grown[a : a + joint.shape[0], b : b + joint.shape[1]] += hist[a, b] * joint
         joint = grown
-    search = TupleSearch([pack(s) for s in slots], pack(target[None, :].astype(np.uint8))[0])
-    assert search.count == joint[38, 40] > 65_536
+    search = TupleSearch([pack(s) for s in slots], pack(target[None, :].astype(np.uint8))[0], start_rows=1000)
+    assert search.count == joint[38, 40] > 1_000_000
+    assert search.count == TupleSearch([pack(s) for s in slots], pack(target[None, :].astype(np.uint8))[0]).count
     drawn = search.sample(50, np.random.default_rng(1))
     assert all((sum(slots[j][t[j]].astype(int) for j in range(4)) == target).all() for t in drawn.tolist())

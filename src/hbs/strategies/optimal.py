@@ -17,6 +17,8 @@ order), which separate memos would search again (4x7: 47 s in tasks, 20 s whole)
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -193,6 +195,25 @@ class _Tasks:
         self._resolved(part)
 
 
+@contextlib.contextmanager
+def _searching(path: Path | None):
+    """Hold the lock beside a saved strategy's file (nothing when there is none or no lock can be
+    made): the workers of one run set up at once, and only the first should search."""
+    lock = None
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = open(path.with_suffix(".lock"), "w")  # noqa: SIM115 - held across the yield
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        except OSError:
+            lock = None
+    try:
+        yield
+    finally:
+        if lock is not None:
+            lock.close()
+
+
 def _graft(guess: int, size: int, results: list[tuple[int, tuple]]) -> tuple:
     """A tree opening with ``guess`` on ``size`` codes, with each answer's tree under it."""
     total = size
@@ -216,7 +237,7 @@ MAX_CODES = 10_000
 #: The largest code game the optimal bot declares it plays (searched in seconds: 4x6 has 1296 codes).
 MAX_DECLARED = 2_000
 #: Part of the saved strategy's file name: a new search may choose other (equally good) guesses.
-SEARCH_VERSION = 1
+SEARCH_VERSION = 2
 
 
 class OptimalBot(Bot):
@@ -248,19 +269,20 @@ class OptimalBot(Bot):
             raise UnsupportedGame(f"bot {self.name!r} searches games of at most {MAX_CODES:,} codes; "
                                   f"{game.name} has {game.size:,}")
         path = self._saved(game)
-        root = self._load(game, path) if path else None
-        if root is None:
-            try:
-                found = solve(game, space_for(game).matrix, self.max_depth, threads=self.threads)
-            except NoStrategy as exc:
-                raise UnsupportedGame(str(exc)) from None
-            root = from_arrays(game, found.parent, found.answer, found.guess, found.size)
-            self.searched = True
-            if path:
+        with _searching(path):  # one worker searches; the others wait for its tree and read it
+            root = self._load(game, path) if path else None
+            if root is None:
                 try:
-                    save(root, path)
-                except OSError:
-                    pass  # a read-only cache: search again next time
+                    found = solve(game, space_for(game).matrix, self.max_depth, threads=self.threads)
+                except NoStrategy as exc:
+                    raise UnsupportedGame(str(exc)) from None
+                root = from_arrays(game, found.parent, found.answer, found.guess, found.size)
+                self.searched = True
+                if path:
+                    try:
+                        save(root, path)
+                    except OSError:
+                        pass  # a read-only cache: search again next time
         self.player = Player(root)
 
     def guess(self, history) -> Guess:

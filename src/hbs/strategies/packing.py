@@ -53,9 +53,9 @@ def _hash(key: np.ndarray) -> np.uint64:
     return h
 
 
-#: Rows the outputs below start with; they double as they fill (room for every pair of rows at
+#: Rows the outputs below start with (16 MB at most); they double as they fill (room for every pair of rows at
 #: once would be ``W**2`` rows: gigabytes for a list of 50,000 words).
-START_ROWS = 1 << 16
+START_ROWS = 1 << 20
 
 
 @njit(cache=True)
@@ -74,13 +74,14 @@ def _grown_1d(values: np.ndarray, n: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray,
+                 start_rows: int = START_ROWS) -> tuple[np.ndarray, np.ndarray]:
     """Tuples of the right group (1 or 2 slots, features ``pc``, ``pd``) whose sum fits under ``target``.
 
     Returns ``uint64[R, K]`` packed sums and ``int32[R, 2]`` word indices (second column unused for 1 slot).
     """
     words = target.shape[0]
-    cap = max(1, min(pc.shape[0] * (pd.shape[0] if n_right == 2 else 1), START_ROWS))
+    cap = max(1, min(pc.shape[0] * (pd.shape[0] if n_right == 2 else 1), start_rows))
     keys = np.empty((cap, words), dtype=np.uint64)
     tuples = np.zeros((cap, 2), dtype=np.int32)
     scratch = np.empty(words, dtype=np.uint64)
@@ -143,7 +144,7 @@ def _lookup(table: np.ndarray, unique_keys: np.ndarray, key: np.ndarray) -> int:
 @njit(cache=True, nogil=True)
 def left_matches(
     pa: np.ndarray, pb: np.ndarray, n_left: int, target: np.ndarray, table: np.ndarray, unique_keys: np.ndarray,
-    sort_word: int, sort_shift: int,
+    sort_word: int, sort_shift: int, start_rows: int = START_ROWS,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Left tuples (0, 1 or 2 slots, features ``pa``, ``pb``) whose residual is a key of the table.
 
@@ -156,7 +157,7 @@ def left_matches(
         out_t = np.zeros((1, 2), dtype=np.int32)
         out_g = np.full(1, _lookup(table, unique_keys, target), dtype=np.int64)
         return out_t[out_g >= 0], out_g[out_g >= 0]
-    cap = max(1, min(pa.shape[0] * (pb.shape[0] if n_left == 2 else 1), START_ROWS))
+    cap = max(1, min(pa.shape[0] * (pb.shape[0] if n_left == 2 else 1), start_rows))
     out_t = np.zeros((cap, 2), dtype=np.int32)
     out_g = np.empty(cap, dtype=np.int64)
     r1 = np.empty(words, dtype=np.uint64)
@@ -242,7 +243,7 @@ class TupleSearch:
     """
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
-                 lengths: np.ndarray | None = None):
+                 lengths: np.ndarray | None = None, start_rows: int = START_ROWS):
         self.slot_words = slot_words  # the word indices of each slot's rows (``int64[W_j]``), if given
         self.lengths = lengths  # the word length of each slot (the spacing searched), if given
         self.n = len(slots)
@@ -252,7 +253,7 @@ class TupleSearch:
         self.left, self.right = order[: self.n - n_right], order[self.n - n_right :]
         empty = np.zeros((0, words), dtype=np.uint64)
         keys, tuples = right_tuples(
-            slots[self.right[0]], slots[self.right[1]] if n_right == 2 else empty, n_right, target
+            slots[self.right[0]], slots[self.right[1]] if n_right == 2 else empty, n_right, target, start_rows
         )
         order_r, starts, self._sizes = group_rows(keys)
         keys, self._rtuples = keys[order_r], tuples[order_r]
@@ -264,7 +265,7 @@ class TupleSearch:
         pick = [d.keys for d in self._distinct] + [empty, empty]
         word, shift = divmod(field, FIELDS_PER_WORD)
         self._ltuples, self._groups = left_matches(
-            pick[0], pick[1], len(self.left), target, table, unique, word, 8 * shift
+            pick[0], pick[1], len(self.left), target, table, unique, word, 8 * shift, start_rows
         )
         # an entry holds (multiplicity of each left row) x (size of the right group) tuples
         self._radix = np.empty((len(self._groups), len(self.left) + 1), dtype=np.int64)
