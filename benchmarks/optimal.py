@@ -23,7 +23,7 @@ import time
 
 # (game arguments, name, published figure to stand beside)
 LARGER = [
-    (["--pegs", "4", "--colors", "7"], "mastermind-4x7", "optimum 11227 (Ville 2013)"),
+    (["--pegs", "4", "--colors", "7"], "mastermind-4x7", "optimum 4.676 a code (Ville 2013)"),
     (["--pegs", "5", "--colors", "6"], "mastermind-5x6", "-"),
     (["--pegs", "4", "--colors", "10", "--alphabet", "0123456789"], "mastermind-4x10", "heuristics about 56,225"),
     (["--pegs", "5", "--colors", "8"], "mastermind-5x8", "heuristics about 179,752"),
