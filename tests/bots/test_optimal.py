@@ -79,16 +79,17 @@ def test_search_equals_brute_force(game, max_depth):
         assert max_depth is None or worst <= max_depth
 
 
-@pytest.mark.parametrize("split", [optimal.SPLIT, 16])
 @pytest.mark.parametrize("game, max_depth, total", BRUTE_FORCE_FIGURES, ids=lambda v: getattr(v, "name", str(v)))
-def test_search_equals_brute_force_figures(game, max_depth, total, split):
-    try:
-        found = optimal.solve(game, CodeSpace(game).matrix, max_depth, split=split)
-    except optimal.NoStrategy:
-        assert total is None
-        return
-    assert found.total == total
-    assert check(game, from_arrays(game, found.parent, found.answer, found.guess, found.size))[0] == total
+def test_search_equals_brute_force_figures(game, max_depth, total):
+    # searched whole, and (Bulls: one opening stands for all) as tasks down to sets of 16 codes
+    for split in (optimal.SPLIT, 16) if game.kind == "bulls" else (optimal.SPLIT,):
+        try:
+            found = optimal.solve(game, CodeSpace(game).matrix, max_depth, split=split)
+        except optimal.NoStrategy:
+            assert total is None
+            continue
+        assert found.total == total
+        assert check(game, from_arrays(game, found.parent, found.answer, found.guess, found.size))[0] == total
 
 
 def test_symmetry_prunes_without_changing_the_optimum():
@@ -159,7 +160,7 @@ def test_the_saved_tree_is_played_without_search(tmp_path, monkeypatch):
         return bot
 
     first = fresh()
-    saved = list((tmp_path / "strategies").iterdir())
+    saved = list((tmp_path / "strategies").glob("*.json"))  # beside it, the workers' lock
     assert first.searched and len(saved) == 1
     second = fresh()
     assert not second.searched
