@@ -101,7 +101,7 @@ class _Part:
     children: list[_Part] = field(default_factory=list)
     waiting: int = 0
     limit: int = INF
-    best: tuple | None = None  # (total, rank, memo, lists, stats) of the best other guess so far
+    best: tuple | None = None  # (total, rank, memo, lists) of the best other guess so far
     stats: np.ndarray = field(default_factory=lambda: np.zeros(len(STAT_NAMES), dtype=np.int64))
     result: tuple | None = None  # solve_set's tuple
 
@@ -119,13 +119,13 @@ class _Tasks:
             self._open(root)
             while self.running:
                 done, _ = wait(self.running, return_when=FIRST_COMPLETED)
-                for future in sorted(done, key=lambda f: self.running[f][2]):
-                    part, rank, _order = self.running.pop(future)
+                for future in done:  # any order: a part's best is the least (total, rank)
+                    part, rank = self.running.pop(future)
                     self._done(part, rank, future.result())
         return root.result
 
     def _submit(self, part: _Part, rank: int, fn, *args) -> None:
-        self.running[self.pool.submit(fn, *args)] = (part, rank, len(self.running))
+        self.running[self.pool.submit(fn, *args)] = (part, rank)
 
     def _open(self, part: _Part) -> None:
         args = (part.depth, part.hist, len(part.hist), self.arrays, self.rules)
@@ -154,7 +154,7 @@ class _Tasks:
         total, stats, memo, lists = result
         part.stats += stats
         if total < part.limit and (part.best is None or (total, rank) < part.best[:2]):
-            part.best = (total, rank, memo, lists, stats)
+            part.best = (total, rank, memo, lists)
         part.waiting -= 1
         if part.waiting == 0:
             self._finish(part)
@@ -183,7 +183,7 @@ class _Tasks:
 
     def _finish(self, part: _Part) -> None:
         if part.best is not None:  # another guess beat the first
-            total, _rank, memo, lists, _stats = part.best
+            total, _rank, memo, lists = part.best
             stats = part.result[5] + part.stats
             memos = stats[5]
             part.result = layout(part.subset, total, part.depth, part.hist, len(part.hist), self.arrays,

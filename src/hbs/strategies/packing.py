@@ -66,13 +66,6 @@ def _grown(rows: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
-def _grown_1d(values: np.ndarray, n: int) -> np.ndarray:
-    out = np.empty(2 * values.shape[0], dtype=values.dtype)
-    out[:n] = values[:n]
-    return out
-
-
 @njit(cache=True, nogil=True)
 def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray,
                  start_rows: int = START_ROWS) -> tuple[np.ndarray, np.ndarray]:
@@ -169,7 +162,7 @@ def left_matches(
             continue
         while n + (pb.shape[0] if n_left == 2 else 1) > out_t.shape[0]:  # room for this row's matches
             out_t = _grown(out_t, n)
-            out_g = _grown_1d(out_g, n)
+            out_g = _grown(out_g, n)
         if n_left == 1:
             g = _lookup(table, unique_keys, r1)
             if g >= 0:
