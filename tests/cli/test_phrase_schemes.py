@@ -61,17 +61,42 @@ def test_the_phrase_bot_plays_words_of_any_characters(tmp_path):
 
 def test_the_phrase_bot_declines_what_it_cannot_play_in_one_line(tmp_path):
     cases = []
-    five = tmp_path / "five.txt"
-    five.write_text(" ".join((ROOT / "data" / "words.txt").read_text().split()[:5]) + "\n")
-    cases.append((["--n-words", "5", "--phrases", str(five), "--words", str(ROOT / "data" / "words.txt")],
-                  "1 to 4 words a phrase, not 5"))
+    six = tmp_path / "six.txt"
+    six.write_text(" ".join((ROOT / "data" / "words.txt").read_text().split()[:6]) + "\n")
+    cases.append((["--n-words", "6", "--phrases", str(six), "--words", str(ROOT / "data" / "words.txt")],
+                  "1 to 5 words a phrase, not 6"))
     big = tmp_path / "big.txt"  # 60,001 words: one over the largest list measured for 3 words
     big.write_text("".join(f"{''.join(chr(97 + (i // 26**k) % 26) for k in range(4))}\n" for i in range(60_001)))
     three = tmp_path / "three.txt"
     three.write_text("aaaa baaa caaa\n")
     cases.append((["--words", str(big), "--phrases", str(three)], "up to 60,000 words"))
+    lengths = tmp_path / "lengths.txt"  # words of 13 lengths: 13**5 = 371,293 spacings for 5 words
+    lengths.write_text("".join(f"{chr(97 + i)}{'x' * (k - 1)}\n" for i in range(26) for k in range(3, 16)))
+    five = tmp_path / "five.txt"
+    five.write_text("axx bxx cxx dxx exx\n")
+    cases.append((["--n-words", "5", "--words", str(lengths), "--phrases", str(five)], "371,293 spacings"))
     for args, why in cases:
         done = hbs("run", "--bot", "entropy", *args, "--scoreboard", str(tmp_path / "board"))
         assert done.returncode == 2, done.stderr
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and why in lines[0] and lines[0].startswith("hbs: error:"), done.stderr
+
+
+def test_the_phrase_bot_plays_five_words(tmp_path):
+    """Five words a phrase (Diceware's count), confined through `hbs run`: the level search counts
+    and draws them; every game solved, every answer the rule's."""
+    import random
+
+    rng = random.Random(3)
+    words = sorted(rng.sample([w for w in (ROOT / "data" / "words.txt").read_text().split() if 4 <= len(w) <= 8], 300))
+    listed, phrases = tmp_path / "words.txt", tmp_path / "phrases.txt"
+    listed.write_text("\n".join(words) + "\n")
+    phrases.write_text("\n".join(" ".join(rng.choice(words) for _ in range(5)) for _ in range(4)) + "\n")
+    replays = tmp_path / "r.jsonl"
+    done = hbs("run", "--bot", "entropy", "--words", str(listed), "--n-words", "5", "--phrases", str(phrases),
+               "--replays", str(replays), "--json", "--scoreboard", str(tmp_path / "board"))
+    assert done.returncode == 0, done.stderr
+    games = list(read(replays))
+    assert len(games) == 4 and all(g.status == "solved" for g in games)
+    assert all(not regrade(g) for g in games)
+    assert max(len(g.steps) for g in games) <= 12  # 300**5 = 2.4e12 phrases: 41 bits

@@ -235,6 +235,8 @@ class TupleSearch:
     entry (a fitting combination of left rows and a right group), then mixed-radix within it.
     """
 
+    exact = True  # the count is exact (see :class:`hbs.strategies.levels.LevelSearch`)
+
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
                  lengths: np.ndarray | None = None, start_rows: int = START_ROWS):
         self.slot_words = slot_words  # the word indices of each slot's rows (``int64[W_j]``), if given
@@ -293,9 +295,13 @@ class TupleSearch:
             out[:, slot] = self._rtuples[right_row, i]
         return out
 
+    def all(self) -> np.ndarray:
+        """``int64[count, n]`` every fitting tuple."""
+        return self.tuples(np.arange(self.count, dtype=np.int64))
+
     def sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
         """``k`` fitting tuples drawn uniformly without replacement (all of them when fewer)."""
         total = self.count
         if total <= k:
-            return self.tuples(np.arange(total, dtype=np.int64))
+            return self.all()
         return self.tuples(np.sort(rng.choice(total, size=k, replace=False)))

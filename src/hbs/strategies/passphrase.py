@@ -27,6 +27,7 @@ from ..games import PhraseGame
 from . import probes, spacing
 from .alphabet import FIRST, Alphabet
 from .expected_cost import COST_KNOTS, expected_costs
+from .levels import LevelSearch
 from .packing import MAX_FIELD, TupleSearch, pack
 
 FEATURE_CACHE = 20_000  # (spacing, guess) feature tables kept before the cache is emptied
@@ -44,6 +45,11 @@ class Settings:
     score_secrets: int = 1500  # candidates the p2 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p2 guesses
     passes: int = 3  # coordinate-ascent passes of the probe design
+    # phrases of this many words or more: a probe's left side holds only spaces (the spacing is read
+    # exactly, the counting stays cheap) until at most ``pinned_spacings`` spacings are counted
+    pin_from_words: int = 5
+    pinned_spacings: int = 4
+    few_drawn: int = 200  # an estimated count whose draws hold at most this many phrases: guess among them
 
 
 @dataclass(frozen=True)
@@ -61,9 +67,13 @@ class State:
 
 #: The largest word lists measured to play every game within a 4 GB worker and the default time
 #: budgets, by words a phrase (3 words of 60,000: 230 MB, 3-6 s a game; of 100,000: up to 73 s a
-#: game; 4 words of 10,000: over 8 GB).
-MAX_WORDS = {3: 60_000, 4: 2_048}
-MAX_PHRASE_WORDS = 4  # the packed search has two sides of at most two words
+#: game; 4 words of 10,000: over 8 GB; 5 words of 7,776: 1 GB, 2-5 s a guess).
+MAX_WORDS = {3: 60_000, 4: 2_048, 5: 7_776}
+#: Six words of 7,776 took 20 s to 7 minutes a guess in the middle of a game (a side of three words).
+MAX_PHRASE_WORDS = 5
+LISTED_WORDS = 4  # up to this many words a phrase, the tuple search (two listed sides); beyond, the level search
+#: Spacings (word-length tuples) the first guess is designed over: (length classes) ** words.
+MAX_SPACINGS = 200_000
 
 
 def decline(game: PhraseGame) -> None:
@@ -77,6 +87,11 @@ def decline(game: PhraseGame) -> None:
     if limit is not None and len(game.words) > limit:
         raise UnsupportedGame(f"{game.n_words}-word phrases of a list of {len(game.words):,} words: the phrase "
                               f"search is measured within a 4 GB worker up to {limit:,} words")
+    classes = len({len(w) for w in game.words})
+    if classes**game.n_words > MAX_SPACINGS:
+        raise UnsupportedGame(f"{game.n_words}-word phrases of words of {classes} lengths: "
+                              f"{classes**game.n_words:,} spacings, the phrase search designs over at most "
+                              f"{MAX_SPACINGS:,}")
 
 
 class PhraseBreaker:
@@ -86,6 +101,7 @@ class PhraseBreaker:
         self.game, self.n, self.seed = game, game.n_words, seed
         self.settings = settings or Settings()
         decline(game)
+        self._searcher = TupleSearch if self.n <= LISTED_WORDS else LevelSearch
         self.alphabet = Alphabet(game.words)
         self.letters = self.alphabet.size
         self.words = tuple(self.alphabet.inward(w) for w in game.words)  # internal letters, see alphabet.py
@@ -140,9 +156,9 @@ class PhraseBreaker:
         rng = np.random.default_rng(_seed(self.seed, key))
         if state.candidates is None:
             searches, total, rest, state = self._refresh(state)
-            if total + rest > self.settings.enumerate_below:
+            if total + rest > self.settings.enumerate_below or not all(s.exact for s in searches):
                 self._states[key] = state
-                return self._narrowing(searches, total + rest, rng)
+                return self._narrowing(state, searches, total + rest, rng)
             counted = {tuple(s.lengths.tolist()) for s in searches}
             pending = np.array([h for h in state.lengths.tolist() if tuple(h) not in counted], dtype=np.int64)
             state = replace(state, pending=pending, candidates=self._listed(state, searches))
@@ -158,16 +174,32 @@ class PhraseBreaker:
         total = sum(w for w in spacing.hypotheses(self.class_sizes, self.n)[1])
         return self.first_guess, "p0", int(total)
 
-    def _narrowing(self, searches: list[TupleSearch], possible: int, rng: np.random.Generator) -> tuple[str, str, int]:
+    def _narrowing(self, state: State, searches: list[TupleSearch], possible: int, rng: np.random.Generator) -> tuple[str, str, int]:
         """p1: too many phrases to list: the probe most informative about a sample of them."""
-        counts = np.array([s.count for s in searches], dtype=np.int64)
-        return self._probe_from(self._mixture_sample(searches, counts, rng)), "p1", possible
+        counts = np.array([float(s.count) for s in searches])
+        s = self.settings
+        sample = self._mixture_sample(searches, counts, rng)
+        usable = np.full(int(searches[0].lengths.sum()) + self.n - 1, True)
+        if self.n >= s.pin_from_words and len(searches) > s.pinned_spacings:
+            usable[:] = False  # spaces only: the spacing first
+        estimated = [search for search in searches if not search.exact]
+        if estimated:
+            drawn = self._consistent(np.unique(sample, axis=0), state.observations)
+            if 0 < len(drawn) <= s.few_drawn:  # an estimate's draws repeat a few phrases: weigh guessing them
+                return self._final_guess(drawn, max(possible, len(drawn)), rng), "p1", possible
+            # letters only over the word counted last: its answers sort that word's rows out, and the
+            # count can soon be exact again
+            search = max(estimated, key=lambda e: e.count)
+            start = int(spacing.word_offsets(search.lengths)[search.middle])
+            usable[:] = False
+            usable[start : start + int(search.lengths[search.middle])] = True
+        return self._probe_from(sample, usable), "p1", possible
 
     def _closing(self, state: State, rng: np.random.Generator) -> tuple[str, str, int]:
         """p2: the phrases are listed: the guess with the least expected number of guesses after it."""
         if len(state.candidates) == 0:
             raise RuntimeError("no phrase of the word list fits the answers")
-        return self._final_guess(state, rng), "p2", len(state.candidates)
+        return self._final_guess(state.candidates, len(state.candidates), rng), "p2", len(state.candidates)
 
     # -- state updates ----------------------------------------------------------------------------
     def _update(self, parent: State, guess: str, black: int, white: int) -> State:
@@ -193,12 +225,16 @@ class PhraseBreaker:
         (guesses that are not factorizable probes) and was not guessed already."""
         if not searches:
             return np.zeros((0, self.n), dtype=np.int64)
-        phrases = np.concatenate([self._phrases(s, s.tuples(np.arange(s.count, dtype=np.int64))) for s in searches])
+        return self._consistent(np.concatenate([self._phrases(s, s.all()) for s in searches]), state.observations)
+
+    def _consistent(self, phrases: np.ndarray, observations: list) -> np.ndarray:
+        """The rows of ``phrases`` not guessed already that fit the answers the searches cannot use
+        (guesses that are not factorizable probes)."""
         texts = self._texts(phrases)
         keep = np.ones(len(phrases), dtype=bool)
         rows, lens = encode_strings(texts)
-        for guess, black, white in state.observations:
-            keep &= np.array([t != guess for t in texts])
+        for guess, black, white in observations:
+            keep &= np.array([t != guess for t in texts], dtype=bool)
             if not probes.is_factorizable(guess, self.sat):
                 marks = grade_strings(encode_string(guess), rows, lens)
                 keep &= (marks[:, 0] == black) & (marks[:, 1] == white)
@@ -250,17 +286,23 @@ class PhraseBreaker:
                 continue  # applied to the listed phrases instead (see _listed)
             found = self._fields(guess, black, white, lengths, slots_bytes, slots_counts)
             if found is None:
-                return TupleSearch([np.zeros((0, 1), np.uint64)] * len(slots), np.zeros(1, np.uint64))
+                return self._nothing()
             for values, target in found:
                 for j, v in enumerate(values):
                     per_slot[j].append(v)
                 targets.append(target)
         if any(t < 0 or t > MAX_FIELD for t in targets):
-            return TupleSearch([np.zeros((0, 1), np.uint64)] * len(slots), np.zeros(1, np.uint64))
+            return self._nothing()
         packed = [pack(np.stack(f, axis=1)) if f else np.zeros((len(ix), 1), np.uint64)
                   for f, ix in zip(per_slot, slots)]
         target = pack(np.array([targets], dtype=np.uint8)) if targets else np.zeros((1, 1), np.uint64)
-        return TupleSearch(packed, target[0], slot_words=slots, lengths=lengths)
+        if self._searcher is TupleSearch:
+            return TupleSearch(packed, target[0], slot_words=slots, lengths=lengths)
+        # the estimate's draws change with every answer, those the search cannot use included
+        return LevelSearch(packed, target[0], slot_words=slots, lengths=lengths, salt=len(state.observations))
+
+    def _nothing(self) -> TupleSearch | LevelSearch:
+        return self._searcher([np.zeros((0, 1), np.uint64)] * self.n, np.zeros(1, np.uint64))
 
     def _fields(self, guess, black, white, lengths, slots_bytes, slots_counts):
         """:func:`probes.fields`, its per-word features cached by (spacing, guess)."""
@@ -298,10 +340,11 @@ class PhraseBreaker:
         counts = self.word_counts[phrases].sum(axis=1).astype(np.int64)
         return chars, counts
 
-    def _probe_from(self, phrases: np.ndarray) -> str:
-        """The factorizable probe most informative about ``phrases`` (word indices, one length)."""
+    def _probe_from(self, phrases: np.ndarray, usable: np.ndarray | None = None) -> str:
+        """The factorizable probe most informative about ``phrases`` (word indices, one length);
+        ``usable`` (``bool[length]``) the left-side positions that may hold a letter (default all)."""
         chars, counts = self._letter_matrix(phrases)
-        usable = np.ones(chars.shape[1], dtype=np.bool_)
+        usable = np.ones(chars.shape[1], dtype=np.bool_) if usable is None else usable.astype(np.bool_)
         left_codes, chosen = probes.design_probe(chars, counts, usable, self.settings.passes)
         return probes.build(probes.left_side(left_codes, self.letters), chosen, self.sat)
 
@@ -311,8 +354,8 @@ class PhraseBreaker:
         parts = [self._phrases(s, s.sample(int(k), rng)) for s, k in zip(searches, share) if k]
         return np.concatenate(parts)
 
-    def _final_guess(self, state: State, rng: np.random.Generator) -> str:
-        cands = state.candidates
+    def _final_guess(self, cands: np.ndarray, possible: int, rng: np.random.Generator) -> str:
+        """The phrase of ``cands`` (or a probe) with the least expected guesses after it, of ``possible``."""
         if len(cands) <= 2:
             return self._texts(cands[:1])[0]
         s = self.settings
@@ -322,7 +365,7 @@ class PhraseBreaker:
         options.append(self._probe_from(secrets))
         g_rows, g_lens = encode_strings(options)
         s_rows, s_lens = encode_strings(self._texts(secrets))
-        costs = expected_costs(g_rows, g_lens, s_rows, s_lens, len(cands), COST_KNOTS)
+        costs = expected_costs(g_rows, g_lens, s_rows, s_lens, possible, COST_KNOTS)
         return options[int(np.argmin(costs))]
 
 

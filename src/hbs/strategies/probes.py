@@ -127,9 +127,9 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
     """The probe most informative about a sample of phrases of one length.
 
     ``chars`` is ``int64[K, W]`` (letter index ``0..L-1`` per position, ``L`` for a space),
-    ``counts`` ``int64[K, L]`` letter counts, ``usable`` ``bool[L]`` the left-side positions that may
-    hold a character.  Coordinate ascent on the joint entropy of (black, letters in S): toggle
-    letters of S, then for each usable position try every letter of S, a space, or nothing (a space
+    ``counts`` ``int64[K, L]`` letter counts, ``usable`` ``bool[W]`` the left-side positions that may
+    hold a letter (a space may go anywhere).  Coordinate ascent on the joint entropy of (black, letters in S): toggle
+    letters of S, then for each position try every letter of S (where usable), a space, or nothing (a space
     only adds a constant to the count).  Returns ``int64[W]`` (letter, ``L`` or -1 per position)
     and ``bool[L]`` the set S.
     """
@@ -165,14 +165,12 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
                 chosen[c] = not chosen[c]
                 improved = True
         for pos in range(width):
-            if not usable[pos]:
-                continue
             base = black.copy()
             if left[pos] >= 0:
                 _add_matches(base, chars, pos, left[pos], -1)
             best_c = left[pos]
             for c in range(-1, space + 1):
-                if c == left[pos] or (0 <= c < space and not chosen[c]):
+                if c == left[pos] or (0 <= c < space and not (chosen[c] and usable[pos])):
                     continue
                 trial = base.copy()
                 if c >= 0:

@@ -1,0 +1,431 @@
+"""The level-by-level counting search: word tuples of any length whose packed features sum to a target.
+
+:class:`~hbs.strategies.packing.TupleSearch` lists one side's word tuples (up to two words a side):
+for five to eight words those lists would hold billions of rows.  Here each side of the phrase is
+*counted* slot by slot instead.  Level ``k`` of a side holds the distinct packed sums of its first
+``k`` slots that can still reach the target, with how many word tuples give each sum; a sum can
+still reach it when every field lies between ``target - (the most the other slots can add)`` and
+``target - (the least they can add)``.  The two sides meet on the target:
+``count = sum over a of count_left(a) * count_right(target - a)``.
+
+A tuple is drawn by walking down the levels from a meeting pair: at each level a (sum one level
+down, distinct word row of the slot) is chosen in proportion to the tuples behind it, then one word
+of that row.  Listing walks every branch.  Counts are ``float64``: exact below ``2**53`` (every count
+this module lists or samples without replacement), weights beyond.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+from numba import njit
+
+from .packing import FIELDS_PER_WORD, GUARD, _Distinct, _grown, _hash, _lookup, _residual, build_table
+
+#: Below this many tuples (times the draw) a sample is drawn without replacement from the full list.
+LIST_FACTOR = 8
+#: Steps (sums of the smaller side times middle rows) of an exact count; beyond, it is estimated.
+WORK_BUDGET = 1e7
+#: Draws of the estimate: first, at most, and the hits that are enough.
+DRAWS, MAX_DRAWS, ENOUGH_HITS = 1 << 16, 1 << 21, 4000
+
+
+@njit(cache=True, inline="always")
+def _at_least(s: np.ndarray, low: np.ndarray) -> bool:
+    for k in range(s.shape[0]):
+        if (((s[k] | GUARD) - low[k]) & GUARD) != GUARD:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _rehash(keys: np.ndarray, n: int, size: int) -> np.ndarray:
+    table = np.full(size, -1, dtype=np.int64)
+    mask = np.uint64(size - 1)
+    for g in range(n):
+        slot = _hash(keys[g]) & mask
+        while table[slot] >= 0:
+            slot = (slot + np.uint64(1)) & mask
+        table[slot] = g
+    return table
+
+
+@njit(cache=True, nogil=True)
+def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
+            high: np.ndarray, low: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The next level: distinct sums ``p + d`` (a sum of the level below, a distinct row of the slot)
+    with ``low <= sum <= high`` in every field, and the tuples behind each
+    (``sum of prev_counts[p] * d_sizes[d]``).  Returns keys, counts and their hash table."""
+    words = high.shape[0]
+    size = 4096
+    keys = np.empty((1024, words), dtype=np.uint64)
+    counts = np.zeros(1024, dtype=np.float64)
+    table = np.full(size, -1, dtype=np.int64)
+    room = np.empty(words, dtype=np.uint64)
+    s = np.empty(words, dtype=np.uint64)
+    n = 0
+    for p in range(prev_keys.shape[0]):
+        if not _residual(high, prev_keys[p], room):
+            continue
+        for d in range(d_keys.shape[0]):
+            ok = True
+            for k in range(words):
+                if (((room[k] | GUARD) - d_keys[d, k]) & GUARD) != GUARD:
+                    ok = False
+                    break
+                s[k] = prev_keys[p, k] + d_keys[d, k]
+            if not ok or not _at_least(s, low):
+                continue
+            weight = prev_counts[p] * d_sizes[d]
+            mask = np.uint64(size - 1)
+            slot = _hash(s) & mask
+            while True:
+                g = table[slot]
+                if g < 0:
+                    if n == keys.shape[0]:
+                        keys, counts = _grown(keys, n), _grown(counts, n)
+                    keys[n] = s
+                    counts[n] = weight
+                    table[slot] = n
+                    n += 1
+                    if 2 * n > size:
+                        size *= 2
+                        table = _rehash(keys, n, size)
+                    break
+                same = True
+                for k in range(words):
+                    if keys[g, k] != s[k]:
+                        same = False
+                        break
+                if same:
+                    counts[g] += weight
+                    break
+                slot = (slot + np.uint64(1)) & mask
+    return keys[:n].copy(), counts[:n].copy(), _rehash(keys, n, size)
+
+
+@njit(cache=True, nogil=True)
+def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
+         target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``."""
+    ai = np.empty(1024, dtype=np.int64)
+    di = np.empty(1024, dtype=np.int64)
+    bi = np.empty(1024, dtype=np.int64)
+    r1 = np.empty(target.shape[0], dtype=np.uint64)
+    r2 = np.empty(target.shape[0], dtype=np.uint64)
+    n = 0
+    for a in range(a_keys.shape[0]):
+        if not _residual(target, a_keys[a], r1):
+            continue
+        for d in range(d_keys.shape[0]):
+            if _residual(r1, d_keys[d], r2):
+                g = _lookup(b_table, b_keys, r2)
+                if g >= 0:
+                    if n == ai.shape[0]:
+                        ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
+                    ai[n] = a
+                    di[n] = d
+                    bi[n] = g
+                    n += 1
+    return ai[:n].copy(), di[:n].copy(), bi[:n].copy()
+
+
+@njit(cache=True, nogil=True)
+def descend(states: np.ndarray, u: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_counts: np.ndarray,
+            prev_table: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One step down for each drawn sum ``keys[states[i]]``: the (sum below, slot row) chosen with
+    probability proportional to the tuples behind it, by the uniform number ``u[i]``."""
+    parents = np.empty(states.shape[0], dtype=np.int64)
+    rows = np.empty(states.shape[0], dtype=np.int64)
+    r = np.empty(keys.shape[1], dtype=np.uint64)
+    for i in range(states.shape[0]):
+        key = keys[states[i]]
+        total = 0.0
+        for d in range(d_keys.shape[0]):
+            if _residual(key, d_keys[d], r):
+                p = _lookup(prev_table, prev_keys, r)
+                if p >= 0:
+                    total += prev_counts[p] * d_sizes[d]
+        pick = u[i] * total
+        acc = 0.0
+        for d in range(d_keys.shape[0]):
+            if _residual(key, d_keys[d], r):
+                p = _lookup(prev_table, prev_keys, r)
+                if p >= 0:
+                    acc += prev_counts[p] * d_sizes[d]
+                    parents[i] = p
+                    rows[i] = d
+                    if acc > pick:
+                        break
+    return parents, rows
+
+
+@njit(cache=True, nogil=True)
+def branches(states: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_table: np.ndarray,
+             d_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every step down from each sum ``keys[states[i]]``: (i, sum below, slot row), in order."""
+    cap = max(16, 2 * states.shape[0])
+    src = np.empty(cap, dtype=np.int64)
+    parents = np.empty(cap, dtype=np.int64)
+    rows = np.empty(cap, dtype=np.int64)
+    r = np.empty(keys.shape[1], dtype=np.uint64)
+    n = 0
+    for i in range(states.shape[0]):
+        key = keys[states[i]]
+        for d in range(d_keys.shape[0]):
+            if _residual(key, d_keys[d], r):
+                p = _lookup(prev_table, prev_keys, r)
+                if p >= 0:
+                    if n == src.shape[0]:
+                        src, parents, rows = _grown(src, n), _grown(parents, n), _grown(rows, n)
+                    src[n] = i
+                    parents[n] = p
+                    rows[n] = d
+                    n += 1
+    return src[:n].copy(), parents[:n].copy(), rows[:n].copy()
+
+
+def _narrowed(distinct: list[_Distinct], goal: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Drop the distinct rows of each slot that no tuple can use (a field above the target less the
+    least the other slots add, or below the target less the most they add), until none drops.
+    Returns each slot's least and most field values (``int64[n, F]`` twice), or None when a slot empties."""
+    fields = [_fields(d.keys) for d in distinct]
+    while True:
+        if any(len(f) == 0 for f in fields):
+            return None
+        mins = np.array([f.min(axis=0) for f in fields])
+        maxs = np.array([f.max(axis=0) for f in fields])
+        dropped = False
+        for j, (d, f) in enumerate(zip(distinct, fields)):
+            high = goal - (mins.sum(axis=0) - mins[j])
+            low = goal - (maxs.sum(axis=0) - maxs[j])
+            keep = ((f <= high) & (f >= low)).all(axis=1)
+            if not keep.all():
+                d.keys, d.sizes, d.starts = d.keys[keep], d.sizes[keep], d.starts[keep]
+                fields[j] = f[keep]
+                dropped = True
+        if not dropped:
+            return mins, maxs
+
+
+@njit(cache=True, nogil=True)
+def complete(a_keys: np.ndarray, a: np.ndarray, d_keys: np.ndarray, m: np.ndarray, b_keys: np.ndarray,
+             b_table: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """For each draw ``i``: the row of ``b_keys`` equal to ``target - a_keys[a[i]] - d_keys[m[i]]``, or -1."""
+    out = np.full(a.shape[0], -1, dtype=np.int64)
+    r1 = np.empty(target.shape[0], dtype=np.uint64)
+    r2 = np.empty(target.shape[0], dtype=np.uint64)
+    for i in range(a.shape[0]):
+        if _residual(target, a_keys[a[i]], r1) and _residual(r1, d_keys[m[i]], r2):
+            out[i] = _lookup(b_table, b_keys, r2)
+    return out
+
+
+def _fields(packed: np.ndarray) -> np.ndarray:
+    """``int64[W, 8K]``: the fields of packed rows."""
+    out = np.empty((packed.shape[0], FIELDS_PER_WORD * packed.shape[1]), dtype=np.int64)
+    for f in range(out.shape[1]):
+        word, shift = divmod(f, FIELDS_PER_WORD)
+        out[:, f] = ((packed[:, word] >> np.uint64(8 * shift)) & np.uint64(0xFF)).astype(np.int64)
+    return out
+
+
+def _packed(fields: np.ndarray) -> np.ndarray:
+    """``uint64[K]`` from ``int64[8K]`` field values (each in 0..127)."""
+    out = np.zeros(len(fields) // FIELDS_PER_WORD, dtype=np.uint64)
+    for f, v in enumerate(fields.tolist()):
+        out[f // FIELDS_PER_WORD] |= np.uint64(v) << np.uint64(8 * (f % FIELDS_PER_WORD))
+    return out
+
+
+class _Side:
+    """One side's levels: ``keys[k]``, ``counts[k]``, ``tables[k]`` after its first ``k`` slots."""
+
+    def __init__(self, words: int):
+        self.slots: list[int] = []
+        self.keys = [np.zeros((1, words), dtype=np.uint64)]
+        self.counts = [np.ones(1)]
+        self.tables = [build_table(self.keys[0])]
+
+    def add(self, slot: int, d: _Distinct, high: np.ndarray, low: np.ndarray) -> None:
+        """The next level: the sums so far with one more slot's rows."""
+        keys, counts, table = combine(self.keys[-1], self.counts[-1], d.keys, d.sizes.astype(np.float64), high, low)
+        self.slots.append(slot)
+        self.keys.append(keys)
+        self.counts.append(counts)
+        self.tables.append(table)
+
+    def walk(self, states: np.ndarray, distinct: list[_Distinct], u: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of the side's slots for each top-level sum in ``states``: one drawn path each (with
+        ``u``, ``float[len(states), levels]``) or every path (without; then also which state each
+        path came from).  Returns ``(int64[P, levels] distinct rows, int64[P] source)``."""
+        levels = len(self.slots)
+        source = np.arange(len(states), dtype=np.int64)
+        rows = np.zeros((len(states), levels), dtype=np.int64)
+        for k in range(levels, 0, -1):
+            d = distinct[self.slots[k - 1]]
+            if u is not None:
+                states, rows[:, k - 1] = descend(states, u[:, k - 1], self.keys[k], self.keys[k - 1],
+                                                 self.counts[k - 1], self.tables[k - 1], d.keys, d.sizes.astype(np.float64))
+            else:
+                src, states, row = branches(states, self.keys[k], self.keys[k - 1], self.tables[k - 1], d.keys)
+                rows, source = rows[src], source[src]
+                rows[:, k - 1] = row
+        return rows, source
+
+
+class LevelSearch:
+    """All word tuples whose packed features sum to ``target``: count, sample, list (any number of slots).
+
+    Same interface as :class:`~hbs.strategies.packing.TupleSearch`: ``slots`` is a list of packed
+    feature arrays, one per word slot (``uint64[W_j, K]``).  The slot with fewest distinct rows is
+    the *middle*; the others are split into a left and a right side, counted level by level.  A tuple
+    is a *meeting* (left sum, middle row, right sum) plus a path down each side.
+
+    Every meeting is found (``exact``) by trying each middle row with each sum of the smaller side,
+    unless that takes more than ``budget`` steps (the middle of a game of five words or more, where
+    every word is still possible and the sums hardly repeat).  Then the count is estimated and tuples
+    drawn by importance: (small-side sum, middle row) pairs are drawn in proportion to the tuples
+    behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
+    that weight.  An estimated search cannot list its tuples.
+    """
+
+    def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
+                 lengths: np.ndarray | None = None, budget: float = WORK_BUDGET, salt: int = 0):
+        self.slot_words, self.lengths = slot_words, lengths
+        self.n = len(slots)
+        self.exact = True
+        self._distinct = [_Distinct(s) for s in slots]
+        self._count = 0.0
+        self._meetings = tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
+        self._weights = np.zeros(0)
+        order = sorted(range(self.n), key=lambda j: (len(self._distinct[j].keys), j))
+        self.middle = order[0]
+        goal = _fields(target[None, :])[0]
+        bounds = _narrowed(self._distinct, goal)
+        if bounds is None:
+            return
+        mins, maxs = bounds
+        others = order[1:][::-1]  # most rows first
+        self._left, self._right = _Side(len(target)), _Side(len(target))
+        plan = [(self._left, j) for j in others[: (len(others) + 1) // 2]]
+        plan += [(self._right, j) for j in others[(len(others) + 1) // 2 :]]
+        for side, j in plan:
+            rest = [i for i in range(self.n) if i not in side.slots + [j]]
+            high = goal - mins[rest].sum(axis=0)
+            if (high < 0).any():
+                return
+            side.add(j, self._distinct[j], _packed(high), _packed(np.clip(goal - maxs[rest].sum(axis=0), 0, None)))
+        if len(self._right.keys[-1]) < len(self._left.keys[-1]):  # enumerate the smaller side
+            self._left, self._right = self._right, self._left
+        d = self._distinct[self.middle]
+        left_counts, right_counts = self._left.counts[-1], self._right.counts[-1]
+        if len(self._left.keys[-1]) * len(d.keys) > budget and self._estimate(target, salt):
+            return
+        ai, di, bi = meet(self._left.keys[-1], d.keys, self._right.keys[-1], self._right.tables[-1], target)
+        self._meetings = (ai, di, bi)
+        self._weights = left_counts[ai] * d.sizes[di] * right_counts[bi]
+        self._count = float(self._weights.sum())
+
+    def _estimate(self, target: np.ndarray, salt: int) -> bool:
+        """The estimated count and the weighted draws (see the class); False when no draw fits."""
+        d = self._distinct[self.middle]
+        # seeded by the target and the salt: the same inputs give the same estimate, each answer fresh draws
+        digest = hashlib.blake2b(target.tobytes() + salt.to_bytes(8, "little"), digest_size=8).digest()
+        rng = np.random.default_rng(int.from_bytes(digest, "little"))
+        left_w = np.cumsum(self._left.counts[-1])
+        mid_w = np.cumsum(d.sizes.astype(np.float64))
+        draws = DRAWS
+        while True:  # (sorted needles: searchsorted walks the sums once)
+            a = np.searchsorted(left_w, np.sort(rng.random(draws)) * left_w[-1], side="right")
+            m = np.searchsorted(mid_w, rng.random(draws) * mid_w[-1], side="right")
+            b = complete(self._left.keys[-1], a, d.keys, m, self._right.keys[-1], self._right.tables[-1], target)
+            hit = b >= 0
+            if hit.sum() >= ENOUGH_HITS or draws >= MAX_DRAWS:
+                break
+            draws *= 4
+        if not hit.any():
+            return False
+        self.exact = False
+        weights = self._right.counts[-1][b[hit]]
+        self._count = float(left_w[-1] * mid_w[-1] * weights.sum() / draws)
+        self._meetings = (a[hit], m[hit], b[hit])
+        self._weights = weights
+        return True
+
+    @property
+    def count(self) -> int:
+        """How many word tuples fit (exact below ``2**53`` when ``exact``, an estimate otherwise)."""
+        return int(round(self._count))
+
+    def _words(self, rows: dict[int, np.ndarray], u: np.ndarray | None) -> np.ndarray:
+        """Word indices (per slot) from distinct rows, a drawn member each (``u``) or every member."""
+        n_paths = len(next(iter(rows.values())))
+        if u is not None:
+            out = np.empty((n_paths, self.n), dtype=np.int64)
+            for j, r in rows.items():
+                d = self._distinct[j]
+                pick = np.minimum((u[:, j] * d.sizes[r]).astype(np.int64), d.sizes[r] - 1)
+                out[:, j] = d.members[d.starts[r] + pick]
+            return out
+        radix = np.stack([self._distinct[j].sizes[rows[j]] for j in range(self.n)], axis=1).astype(np.int64)
+        per_path = radix.prod(axis=1)
+        path = np.repeat(np.arange(n_paths), per_path)
+        rest = np.arange(len(path)) - np.repeat(np.cumsum(per_path) - per_path, per_path)
+        out = np.empty((len(path), self.n), dtype=np.int64)
+        for j in range(self.n - 1, -1, -1):
+            d = self._distinct[j]
+            digit = rest % radix[path, j]
+            rest = rest // radix[path, j]
+            out[:, j] = d.members[d.starts[rows[j][path]] + digit]
+        return out
+
+    def _rows(self, meetings: np.ndarray | None, u: np.ndarray | None) -> dict[int, np.ndarray]:
+        """Distinct rows of every slot along paths from the meetings ``meetings`` (one drawn path
+        each, with ``u``) or along every path from every meeting (listed)."""
+        ai, di, bi = self._meetings if meetings is None else (m[meetings] for m in self._meetings)
+        left_u = right_u = None
+        if u is not None:
+            left_u, right_u = u[:, : len(self._left.slots)], u[:, len(self._left.slots) :]
+        lrows, lsrc = self._left.walk(ai, self._distinct, left_u)
+        rrows, rsrc = self._right.walk(bi, self._distinct, right_u)
+        if u is None:  # every left path with every right path of the same meeting
+            li, ri = _pair_up(lsrc, rsrc)
+            lrows, rrows, di = lrows[li], rrows[ri], di[lsrc[li]]
+        out = {j: lrows[:, k] for k, j in enumerate(self._left.slots)}
+        out.update({j: rrows[:, k] for k, j in enumerate(self._right.slots)})
+        out[self.middle] = di
+        return out
+
+    def all(self) -> np.ndarray:
+        """``int64[count, n]`` every fitting tuple (slot rows' word positions), in a fixed order."""
+        if not self.exact:
+            raise ValueError("an estimated search cannot list its tuples")
+        if not self.count:
+            return np.zeros((0, self.n), dtype=np.int64)
+        return self._words(self._rows(None, None), None)
+
+    def sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """``k`` fitting tuples drawn uniformly (all of them when fewer; without replacement when the
+        count is small, with replacement beyond; by importance when estimated)."""
+        total = self.count
+        if self.exact and total <= k:
+            return self.all()
+        if self.exact and total <= LIST_FACTOR * k:
+            everything = self.all()
+            return everything[np.sort(rng.choice(len(everything), size=k, replace=False))]
+        cum = np.cumsum(self._weights)
+        meetings = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
+        meetings.sort()
+        return self._words(self._rows(meetings, rng.random((k, self.n))), rng.random((k, self.n)))
+
+
+def _pair_up(lsrc: np.ndarray, rsrc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of every (left path, right path) pair from the same meeting (sources ascending)."""
+    r_start = np.searchsorted(rsrc, lsrc, side="left")
+    r_end = np.searchsorted(rsrc, lsrc, side="right")
+    per = r_end - r_start
+    li = np.repeat(np.arange(len(lsrc), dtype=np.int64), per)
+    ri = np.arange(int(per.sum()), dtype=np.int64) - np.repeat(np.cumsum(per) - per, per) + np.repeat(r_start, per)
+    return li, ri

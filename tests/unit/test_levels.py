@@ -1,0 +1,80 @@
+"""The level-by-level search against brute force: every tuple whose features sum to the target,
+counted and listed exactly, drawn from only those; and its estimate (the middle of long phrases)
+close to the true count, with draws that fit and cover the tuples evenly."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from hbs.strategies.levels import LevelSearch
+from hbs.strategies.packing import pack
+
+
+def instance(seed: int, n_min: int = 1, n_max: int = 6, rows: int = 7, value: int = 4, fields: int = 10):
+    """Random per-slot features and a target that some tuple reaches (or, now and then, an empty slot)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(n_min, n_max + 1))
+    fields = int(rng.integers(1, fields + 1))  # up to two packed words
+    sizes = rng.integers(0 if seed % 9 == 0 else 1, rows, n)
+    feats = [rng.integers(0, value, (s, fields)).astype(np.uint8) for s in sizes]
+    if all(sizes):
+        chosen = [int(rng.integers(0, s)) for s in sizes]
+        target = sum(feats[j][chosen[j]].astype(int) for j in range(n))
+    else:
+        target = np.zeros(fields, int)
+    return feats, target
+
+
+def brute(feats, target) -> set[tuple[int, ...]]:
+    return {t for t in itertools.product(*[range(len(f)) for f in feats])
+            if (sum(feats[j][t[j]].astype(int) for j in range(len(feats))) == target).all()}
+
+
+def search(feats, target, **kw) -> LevelSearch:
+    return LevelSearch([pack(f) for f in feats], pack(target[None].astype(np.uint8))[0], **kw)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_count_and_list_equal_brute_force(seed):
+    feats, target = instance(seed)
+    fit = brute(feats, target)
+    found = search(feats, target)
+    listed = [tuple(t) for t in found.all().tolist()]
+    assert found.exact and found.count == len(fit)
+    assert len(listed) == len(set(listed)) and set(listed) == fit
+    if fit:
+        assert {tuple(t) for t in found.sample(5, np.random.default_rng(seed)).tolist()} <= fit
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_estimate_draws_only_fitting_tuples_and_is_close(seed):
+    feats, target = instance(100 + seed, n_min=3, n_max=6, rows=7, value=3, fields=3)
+    fit = brute(feats, target)
+    assert len(fit) >= 1
+    found = search(feats, target, budget=0)  # every count estimated
+    assert not found.exact
+    assert abs(found.count - len(fit)) <= 0.1 * len(fit)
+    drawn = Counter(tuple(t) for t in found.sample(20 * len(fit), np.random.default_rng(seed)).tolist())
+    assert set(drawn) <= fit
+    # evenly: every tuple drawn near its share (20 expected each; a loose bound a skewed draw breaks)
+    assert len(drawn) >= 0.9 * len(fit)
+    assert max(drawn.values()) < 60
+
+
+def test_the_estimate_is_the_same_for_the_same_inputs_and_fresh_with_a_salt():
+    feats, target = instance(7, n_min=4, n_max=6, rows=7, value=3, fields=3)
+    one, two = search(feats, target, budget=0), search(feats, target, budget=0)
+    other = search(feats, target, budget=0, salt=1)
+    draw = lambda s: s.sample(50, np.random.default_rng(3)).tolist()  # noqa: E731
+    assert one.count == two.count and draw(one) == draw(two)
+    assert not np.array_equal(one._meetings[0], other._meetings[0])  # other draws behind the estimate
+
+
+def test_an_estimated_search_refuses_to_list():
+    feats, target = instance(3, n_min=4, n_max=6, rows=7, value=3, fields=3)
+    with pytest.raises(ValueError, match="cannot list"):
+        search(feats, target, budget=0).all()
