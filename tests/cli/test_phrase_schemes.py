@@ -65,11 +65,11 @@ def test_the_phrase_bot_declines_what_it_cannot_play_in_one_line(tmp_path):
     six.write_text(" ".join((ROOT / "data" / "words.txt").read_text().split()[:6]) + "\n")
     cases.append((["--n-words", "6", "--phrases", str(six), "--words", str(ROOT / "data" / "words.txt")],
                   "1 to 5 words a phrase, not 6"))
-    big = tmp_path / "big.txt"  # 60,001 words: one over the largest list measured for 3 words
-    big.write_text("".join(f"{''.join(chr(97 + (i // 26**k) % 26) for k in range(4))}\n" for i in range(60_001)))
+    big = tmp_path / "big.txt"  # 100,001 words: one over the largest list measured for 3 words
+    big.write_text("".join(f"{''.join(chr(97 + (i // 26**k) % 26) for k in range(4))}\n" for i in range(100_001)))
     three = tmp_path / "three.txt"
     three.write_text("aaaa baaa caaa\n")
-    cases.append((["--words", str(big), "--phrases", str(three)], "up to 60,000 words"))
+    cases.append((["--words", str(big), "--phrases", str(three)], "up to 100,000 words"))
     lengths = tmp_path / "lengths.txt"  # words of 13 lengths: 13**5 = 371,293 spacings for 5 words
     lengths.write_text("".join(f"{chr(97 + i)}{'x' * (k - 1)}\n" for i in range(26) for k in range(3, 16)))
     five = tmp_path / "five.txt"

@@ -45,9 +45,9 @@ class Settings:
     score_secrets: int = 1500  # candidates the p2 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p2 guesses
     passes: int = 3  # coordinate-ascent passes of the probe design
-    # phrases of this many words or more: a probe's left side holds only spaces (the spacing is read
-    # exactly, the counting stays cheap) until at most ``pinned_spacings`` spacings are counted
-    pin_from_words: int = 5
+    # a probe's left side holds only spaces (the spacing is read exactly, the counting stays cheap)
+    # until at most ``pinned_spacings`` spacings are counted; None: when the level search counts
+    pin_spacing: bool | None = None
     pinned_spacings: int = 4
     few_drawn: int = 200  # an estimated count whose draws hold at most this many phrases: guess among them
 
@@ -66,12 +66,15 @@ class State:
 
 
 #: The largest word lists measured to play every game within a 4 GB worker and the default time
-#: budgets, by words a phrase (3 words of 60,000: 230 MB, 3-6 s a game; of 100,000: up to 73 s a
-#: game; 4 words of 10,000: over 8 GB; 5 words of 7,776: 1 GB, 2-5 s a guess).
-MAX_WORDS = {3: 60_000, 4: 2_048, 5: 7_776}
+#: budgets, by words a phrase (3 words of 100,000: 470 MB, 3-8 s a game; 4 words of 10,000: 520 MB,
+#: 7-8 s a game, of 100,000: 7.6 GB and two minutes a guess; 5 words of 7,776: 1 GB, 2-8 s a guess).
+MAX_WORDS = {3: 100_000, 4: 10_000, 5: 7_776}
+#: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
+#: five words) the level search counts them (3 words of 60,000: 230 MB, 2.4 s a game; 4 words of
+#: 10,000 grew past 8 GB).
+TUPLE_WORDS = {1: 10**9, 2: 10**9, 3: 60_000, 4: 2_048}
 #: Six words of 7,776 took 20 s to 7 minutes a guess in the middle of a game (a side of three words).
 MAX_PHRASE_WORDS = 5
-LISTED_WORDS = 4  # up to this many words a phrase, the tuple search (two listed sides); beyond, the level search
 #: Spacings (word-length tuples) the first guess is designed over: (length classes) ** words.
 MAX_SPACINGS = 200_000
 
@@ -101,7 +104,7 @@ class PhraseBreaker:
         self.game, self.n, self.seed = game, game.n_words, seed
         self.settings = settings or Settings()
         decline(game)
-        self._searcher = TupleSearch if self.n <= LISTED_WORDS else LevelSearch
+        self._searcher = TupleSearch if len(game.words) <= TUPLE_WORDS.get(self.n, 0) else LevelSearch
         self.alphabet = Alphabet(game.words)
         self.letters = self.alphabet.size
         self.words = tuple(self.alphabet.inward(w) for w in game.words)  # internal letters, see alphabet.py
@@ -180,7 +183,8 @@ class PhraseBreaker:
         s = self.settings
         sample = self._mixture_sample(searches, counts, rng)
         usable = np.full(int(searches[0].lengths.sum()) + self.n - 1, True)
-        if self.n >= s.pin_from_words and len(searches) > s.pinned_spacings:
+        pin = s.pin_spacing if s.pin_spacing is not None else self._searcher is LevelSearch
+        if pin and len(searches) > s.pinned_spacings:
             usable[:] = False  # spaces only: the spacing first
         estimated = [search for search in searches if not search.exact]
         if estimated:
