@@ -21,7 +21,7 @@ import hashlib
 import numpy as np
 from numba import njit
 
-from .packing import FIELDS_PER_WORD, GUARD, _Distinct, _grown, _hash, _lookup, _residual, build_table
+from .packing import FIELDS_PER_WORD, GUARD, _Distinct, _grown, _hash, _lookup, _residual, build_table, pack
 
 #: Below this many tuples (times the draw) a sample is drawn without replacement from the full list.
 LIST_FACTOR = 8
@@ -231,14 +231,6 @@ def _fields(packed: np.ndarray) -> np.ndarray:
     return out
 
 
-def _packed(fields: np.ndarray) -> np.ndarray:
-    """``uint64[K]`` from ``int64[8K]`` field values (each in 0..127)."""
-    out = np.zeros(len(fields) // FIELDS_PER_WORD, dtype=np.uint64)
-    for f, v in enumerate(fields.tolist()):
-        out[f // FIELDS_PER_WORD] |= np.uint64(v) << np.uint64(8 * (f % FIELDS_PER_WORD))
-    return out
-
-
 class _Side:
     """One side's levels: ``keys[k]``, ``counts[k]``, ``tables[k]`` after its first ``k`` slots."""
 
@@ -316,16 +308,16 @@ class LevelSearch:
             high = goal - mins[rest].sum(axis=0)
             if (high < 0).any():
                 return
-            side.add(j, self._distinct[j], _packed(high), _packed(np.clip(goal - maxs[rest].sum(axis=0), 0, None)))
+            low = np.clip(goal - maxs[rest].sum(axis=0), 0, None)
+            side.add(j, self._distinct[j], pack(high[None].astype(np.uint8))[0], pack(low[None].astype(np.uint8))[0])
         if len(self._right.keys[-1]) < len(self._left.keys[-1]):  # enumerate the smaller side
             self._left, self._right = self._right, self._left
         d = self._distinct[self.middle]
-        left_counts, right_counts = self._left.counts[-1], self._right.counts[-1]
         if len(self._left.keys[-1]) * len(d.keys) > budget and self._estimate(target, salt):
             return
         ai, di, bi = meet(self._left.keys[-1], d.keys, self._right.keys[-1], self._right.tables[-1], target)
         self._meetings = (ai, di, bi)
-        self._weights = left_counts[ai] * d.sizes[di] * right_counts[bi]
+        self._weights = self._left.counts[-1][ai] * d.sizes[di] * self._right.counts[-1][bi]
         self._count = float(self._weights.sum())
 
     def _estimate(self, target: np.ndarray, salt: int) -> bool:

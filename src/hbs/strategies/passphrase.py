@@ -72,7 +72,7 @@ MAX_WORDS = {3: 100_000, 4: 10_000, 5: 7_776}
 #: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
 #: five words) the level search counts them (3 words of 60,000: 230 MB, 2.4 s a game; 4 words of
 #: 10,000 grew past 8 GB).
-TUPLE_WORDS = {1: 10**9, 2: 10**9, 3: 60_000, 4: 2_048}
+TUPLE_WORDS = {1: float("inf"), 2: float("inf"), 3: 60_000, 4: 2_048}
 #: Six words of 7,776 took 20 s to 7 minutes a guess in the middle of a game (a side of three words).
 MAX_PHRASE_WORDS = 5
 #: Spacings (word-length tuples) the first guess is designed over: (length classes) ** words.
