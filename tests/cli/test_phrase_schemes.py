@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hbs.replays import read, regrade
 from hbs.rule import grade
 
@@ -61,10 +63,10 @@ def test_the_phrase_bot_plays_words_of_any_characters(tmp_path):
 
 def test_the_phrase_bot_declines_what_it_cannot_play_in_one_line(tmp_path):
     cases = []
-    six = tmp_path / "six.txt"
-    six.write_text(" ".join((ROOT / "data" / "words.txt").read_text().split()[:6]) + "\n")
-    cases.append((["--n-words", "6", "--phrases", str(six), "--words", str(ROOT / "data" / "words.txt")],
-                  "1 to 5 words a phrase, not 6"))
+    seven = tmp_path / "seven.txt"
+    seven.write_text(" ".join((ROOT / "data" / "words.txt").read_text().split()[:7]) + "\n")
+    cases.append((["--n-words", "7", "--phrases", str(seven), "--words", str(ROOT / "data" / "words.txt")],
+                  "1 to 6 words a phrase, not 7"))
     big = tmp_path / "big.txt"  # 100,001 words: one over the largest list measured for 3 words
     big.write_text("".join(f"{''.join(chr(97 + (i // 26**k) % 26) for k in range(4))}\n" for i in range(100_001)))
     three = tmp_path / "three.txt"
@@ -82,21 +84,22 @@ def test_the_phrase_bot_declines_what_it_cannot_play_in_one_line(tmp_path):
         assert len(lines) == 1 and why in lines[0] and lines[0].startswith("hbs: error:"), done.stderr
 
 
-def test_the_phrase_bot_plays_five_words(tmp_path):
-    """Five words a phrase (Diceware's count), confined through `hbs run`: the level search counts
-    and draws them; every game solved, every answer the rule's."""
+@pytest.mark.parametrize(("n_words", "played", "most"), [(5, 4, 12), (6, 2, 15)])
+def test_the_phrase_bot_plays_five_and_six_words(tmp_path, n_words, played, most):
+    """Five and six words a phrase (Diceware's counts), confined through `hbs run`: the level search
+    counts and draws them (six: a middle of two words); every game solved, every answer the rule's."""
     import random
 
     rng = random.Random(3)
     words = sorted(rng.sample([w for w in (ROOT / "data" / "words.txt").read_text().split() if 4 <= len(w) <= 8], 300))
     listed, phrases = tmp_path / "words.txt", tmp_path / "phrases.txt"
     listed.write_text("\n".join(words) + "\n")
-    phrases.write_text("\n".join(" ".join(rng.choice(words) for _ in range(5)) for _ in range(4)) + "\n")
+    phrases.write_text("\n".join(" ".join(rng.choice(words) for _ in range(n_words)) for _ in range(played)) + "\n")
     replays = tmp_path / "r.jsonl"
-    done = hbs("run", "--bot", "entropy", "--words", str(listed), "--n-words", "5", "--phrases", str(phrases),
+    done = hbs("run", "--bot", "entropy", "--words", str(listed), "--n-words", str(n_words), "--phrases", str(phrases),
                "--replays", str(replays), "--json", "--scoreboard", str(tmp_path / "board"))
     assert done.returncode == 0, done.stderr
     games = list(read(replays))
-    assert len(games) == 4 and all(g.status == "solved" for g in games)
+    assert len(games) == played and all(g.status == "solved" for g in games)
     assert all(not regrade(g) for g in games)
-    assert max(len(g.steps) for g in games) <= 12  # 300**5 = 2.4e12 phrases: 41 bits
+    assert max(len(g.steps) for g in games) <= most  # 300**5 = 2.4e12 phrases: 41 bits; 300**6: 49 bits

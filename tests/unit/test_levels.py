@@ -78,3 +78,17 @@ def test_an_estimated_search_refuses_to_list():
     feats, target = instance(3, n_min=4, n_max=6, rows=7, value=3, fields=3)
     with pytest.raises(ValueError, match="cannot list"):
         search(feats, target, budget=0).all()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_middle_of_several_slots_counts_and_lists_like_brute_force(seed):
+    """Seven and eight words: the middle holds three or four slots, counted level by level too."""
+    feats, target = instance(200 + seed, n_min=7, n_max=8, rows=5, value=2, fields=3)
+    fit = brute(feats, target)
+    found = search(feats, target)
+    assert len(found.middle) == len(feats) - 4
+    assert found.exact and found.count == len(fit)
+    assert {tuple(t) for t in found.all().tolist()} == fit
+    estimated = search(feats, target, budget=0)
+    if fit:
+        assert {tuple(t) for t in estimated.sample(20, np.random.default_rng(seed)).tolist()} <= fit

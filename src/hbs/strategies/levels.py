@@ -25,10 +25,16 @@ from .packing import FIELDS_PER_WORD, GUARD, _Distinct, _grown, _hash, _lookup, 
 
 #: Below this many tuples (times the draw) a sample is drawn without replacement from the full list.
 LIST_FACTOR = 8
-#: Steps (sums of the smaller side times middle rows) of an exact count; beyond, it is estimated.
+#: Steps (sums of the smaller side times middle sums) of an exact count; beyond, it is estimated.
 WORK_BUDGET = 1e7
 #: Draws of the estimate: first, at most, and the hits that are enough.
 DRAWS, MAX_DRAWS, ENOUGH_HITS = 1 << 16, 1 << 21, 4000
+#: When no draw fits and the exact count would take over this many times the budget, the search
+#: is ``loose`` (see :meth:`LevelSearch.sample`) instead.
+LOOSE_ABOVE = 3
+#: Slots a side holds at most (its last level's sums, counted, can number millions); the middle
+#: takes the rest.
+SIDE_SLOTS = 2
 
 
 @njit(cache=True, inline="always")
@@ -232,17 +238,27 @@ def _fields(packed: np.ndarray) -> np.ndarray:
 
 
 class _Side:
-    """One side's levels: ``keys[k]``, ``counts[k]``, ``tables[k]`` after its first ``k`` slots."""
+    """One side's levels: ``keys[k]``, ``counts[k]``, ``tables[k]`` after its first ``k`` slots
+    (``first``: the first slot's distinct row behind each sum of level 1)."""
 
     def __init__(self, words: int):
         self.slots: list[int] = []
         self.keys = [np.zeros((1, words), dtype=np.uint64)]
         self.counts = [np.ones(1)]
         self.tables = [build_table(self.keys[0])]
+        self.first = np.zeros(0, dtype=np.int64)
 
     def add(self, slot: int, d: _Distinct, high: np.ndarray, low: np.ndarray) -> None:
-        """The next level: the sums so far with one more slot's rows."""
-        keys, counts, table = combine(self.keys[-1], self.counts[-1], d.keys, d.sizes.astype(np.float64), high, low)
+        """The next level: the sums so far with one more slot's rows, every field within
+        ``low``..``high`` (``int64[F]``)."""
+        if not self.slots:  # the slot's own rows within the bounds, in their order
+            f = _fields(d.keys)
+            self.first = np.flatnonzero(((f <= high) & (f >= low)).all(axis=1))
+            keys, counts = d.keys[self.first], d.sizes[self.first].astype(np.float64)
+            table = build_table(keys)
+        else:
+            keys, counts, table = combine(self.keys[-1], self.counts[-1], d.keys, d.sizes.astype(np.float64),
+                                          _packed(high), _packed(low))
         self.slots.append(slot)
         self.keys.append(keys)
         self.counts.append(counts)
@@ -255,7 +271,7 @@ class _Side:
         levels = len(self.slots)
         source = np.arange(len(states), dtype=np.int64)
         rows = np.zeros((len(states), levels), dtype=np.int64)
-        for k in range(levels, 0, -1):
+        for k in range(levels, 1, -1):
             d = distinct[self.slots[k - 1]]
             if u is not None:
                 states, rows[:, k - 1] = descend(states, u[:, k - 1], self.keys[k], self.keys[k - 1],
@@ -264,21 +280,28 @@ class _Side:
                 src, states, row = branches(states, self.keys[k], self.keys[k - 1], self.tables[k - 1], d.keys)
                 rows, source = rows[src], source[src]
                 rows[:, k - 1] = row
+        if levels:
+            rows[:, 0] = self.first[states]
         return rows, source
+
+
+def _packed(fields: np.ndarray) -> np.ndarray:
+    return pack(np.clip(fields, 0, 255)[None].astype(np.uint8))[0]
 
 
 class LevelSearch:
     """All word tuples whose packed features sum to ``target``: count, sample, list (any number of slots).
 
     Same interface as :class:`~hbs.strategies.packing.TupleSearch`: ``slots`` is a list of packed
-    feature arrays, one per word slot (``uint64[W_j, K]``).  The slot with fewest distinct rows is
-    the *middle*; the others are split into a left and a right side, counted level by level.  A tuple
-    is a *meeting* (left sum, middle row, right sum) plus a path down each side.
+    feature arrays, one per word slot (``uint64[W_j, K]``).  The slots with fewest distinct rows form
+    the *middle* (one slot, or all but ``2 * SIDE_SLOTS`` for longer phrases); the others are split
+    into a left and a right side.  All three are counted level by level.  A tuple is a *meeting*
+    (left sum, middle sum, right sum) plus a path down each.
 
-    Every meeting is found (``exact``) by trying each middle row with each sum of the smaller side,
+    Every meeting is found (``exact``) by trying each middle sum with each sum of the smaller side,
     unless that takes more than ``budget`` steps (the middle of a game of five words or more, where
     every word is still possible and the sums hardly repeat).  Then the count is estimated and tuples
-    drawn by importance: (small-side sum, middle row) pairs are drawn in proportion to the tuples
+    drawn by importance: (small-side sum, middle sum) pairs are drawn in proportion to the tuples
     behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
     that weight.  An estimated search cannot list its tuples.
     """
@@ -288,63 +311,76 @@ class LevelSearch:
         self.slot_words, self.lengths = slot_words, lengths
         self.n = len(slots)
         self.exact = True
+        self.loose = False  # estimated with no fitting draw: samples are loose (see sample)
         self._distinct = [_Distinct(s) for s in slots]
         self._count = 0.0
         self._meetings = tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
         self._weights = np.zeros(0)
         order = sorted(range(self.n), key=lambda j: (len(self._distinct[j].keys), j))
-        self.middle = order[0]
+        #: the slots of the middle: those with fewest distinct rows, one, or all but four
+        self.middle = order[: max(1, self.n - 2 * SIDE_SLOTS)]
         goal = _fields(target[None, :])[0]
         bounds = _narrowed(self._distinct, goal)
         if bounds is None:
             return
         mins, maxs = bounds
-        others = order[1:][::-1]  # most rows first
-        self._left, self._right = _Side(len(target)), _Side(len(target))
-        plan = [(self._left, j) for j in others[: (len(others) + 1) // 2]]
+        others = order[len(self.middle) :][::-1]  # most rows first
+        self._left, self._mid, self._right = (_Side(len(target)) for _ in range(3))
+        plan = [(self._mid, j) for j in self.middle]
+        plan += [(self._left, j) for j in others[: (len(others) + 1) // 2]]
         plan += [(self._right, j) for j in others[(len(others) + 1) // 2 :]]
         for side, j in plan:
             rest = [i for i in range(self.n) if i not in side.slots + [j]]
             high = goal - mins[rest].sum(axis=0)
             if (high < 0).any():
                 return
-            low = np.clip(goal - maxs[rest].sum(axis=0), 0, None)
-            side.add(j, self._distinct[j], pack(high[None].astype(np.uint8))[0], pack(low[None].astype(np.uint8))[0])
+            side.add(j, self._distinct[j], high, goal - maxs[rest].sum(axis=0))
         if len(self._right.keys[-1]) < len(self._left.keys[-1]):  # enumerate the smaller side
             self._left, self._right = self._right, self._left
-        d = self._distinct[self.middle]
-        if len(self._left.keys[-1]) * len(d.keys) > budget and self._estimate(target, salt):
+        work = len(self._left.keys[-1]) * len(self._mid.keys[-1])
+        if work > budget and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
-        ai, di, bi = meet(self._left.keys[-1], d.keys, self._right.keys[-1], self._right.tables[-1], target)
+        ai, di, bi = meet(self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1], target)
         self._meetings = (ai, di, bi)
-        self._weights = self._left.counts[-1][ai] * d.sizes[di] * self._right.counts[-1][bi]
+        self._weights = self._left.counts[-1][ai] * self._mid.counts[-1][di] * self._right.counts[-1][bi]
         self._count = float(self._weights.sum())
 
-    def _estimate(self, target: np.ndarray, salt: int) -> bool:
-        """The estimated count and the weighted draws (see the class); False when no draw fits."""
-        d = self._distinct[self.middle]
+    def _estimate(self, target: np.ndarray, salt: int, loose: bool) -> bool:
+        """The estimated count and the weighted draws (see the class).  When no draw fits: False
+        (count exactly), or with ``loose`` (an exact count would take too long) the count of half
+        a fitting draw and loose draws (see :meth:`sample`)."""
         # seeded by the target and the salt: the same inputs give the same estimate, each answer fresh draws
         digest = hashlib.blake2b(target.tobytes() + salt.to_bytes(8, "little"), digest_size=8).digest()
         rng = np.random.default_rng(int.from_bytes(digest, "little"))
         left_w = np.cumsum(self._left.counts[-1])
-        mid_w = np.cumsum(d.sizes.astype(np.float64))
+        mid_w = np.cumsum(self._mid.counts[-1])
         draws = DRAWS
         while True:  # (sorted needles: searchsorted walks the sums once)
             a = np.searchsorted(left_w, np.sort(rng.random(draws)) * left_w[-1], side="right")
             m = np.searchsorted(mid_w, rng.random(draws) * mid_w[-1], side="right")
-            b = complete(self._left.keys[-1], a, d.keys, m, self._right.keys[-1], self._right.tables[-1], target)
+            b = complete(self._left.keys[-1], a, self._mid.keys[-1], m, self._right.keys[-1], self._right.tables[-1], target)
             hit = b >= 0
             if hit.sum() >= ENOUGH_HITS or draws >= MAX_DRAWS:
                 break
             draws *= 4
-        if not hit.any():
-            return False
         self.exact = False
+        if not hit.any():
+            if not loose:
+                self.exact = True
+                return False
+            self.loose = True
+            self._count = max(1.0, left_w[-1] * mid_w[-1] * float(self._right.counts[-1].mean()) / (2 * draws))
+            return True
         weights = self._right.counts[-1][b[hit]]
         self._count = float(left_w[-1] * mid_w[-1] * weights.sum() / draws)
         self._meetings = (a[hit], m[hit], b[hit])
         self._weights = weights
         return True
+
+    @property
+    def widest_middle(self) -> int:
+        """The middle slot with most distinct rows (the first of the middle on a tie)."""
+        return max(self.middle, key=lambda j: len(self._distinct[j].keys))
 
     @property
     def count(self) -> int:
@@ -376,18 +412,22 @@ class LevelSearch:
     def _rows(self, meetings: np.ndarray | None, u: np.ndarray | None) -> dict[int, np.ndarray]:
         """Distinct rows of every slot along paths from the meetings ``meetings`` (one drawn path
         each, with ``u``) or along every path from every meeting (listed)."""
-        ai, di, bi = self._meetings if meetings is None else (m[meetings] for m in self._meetings)
-        left_u = right_u = None
-        if u is not None:
-            left_u, right_u = u[:, : len(self._left.slots)], u[:, len(self._left.slots) :]
-        lrows, lsrc = self._left.walk(ai, self._distinct, left_u)
-        rrows, rsrc = self._right.walk(bi, self._distinct, right_u)
-        if u is None:  # every left path with every right path of the same meeting
+        found = self._meetings if meetings is None else tuple(m[meetings] for m in self._meetings)
+        walked = []
+        column = 0  # u's columns: the left side's, the right side's, the middle's
+        for side, states in ((self._left, found[0]), (self._right, found[2]), (self._mid, found[1])):
+            levels = len(side.slots)
+            walked.append(side.walk(states, self._distinct, None if u is None else u[:, column : column + levels]))
+            column += levels
+        (lrows, lsrc), (rrows, rsrc), (mrows, msrc) = walked
+        if u is None:  # every path of each side with every path of the others, from the same meeting
             li, ri = _pair_up(lsrc, rsrc)
-            lrows, rrows, di = lrows[li], rrows[ri], di[lsrc[li]]
-        out = {j: lrows[:, k] for k, j in enumerate(self._left.slots)}
-        out.update({j: rrows[:, k] for k, j in enumerate(self._right.slots)})
-        out[self.middle] = di
+            lrows, rrows, src = lrows[li], rrows[ri], lsrc[li]
+            pi, mi = _pair_up(src, msrc)
+            lrows, rrows, mrows = lrows[pi], rrows[pi], mrows[mi]
+        out = {}
+        for side, rows in ((self._left, lrows), (self._right, rrows), (self._mid, mrows)):
+            out.update({j: rows[:, k] for k, j in enumerate(side.slots)})
         return out
 
     def all(self) -> np.ndarray:
@@ -398,9 +438,22 @@ class LevelSearch:
             return np.zeros((0, self.n), dtype=np.int64)
         return self._words(self._rows(None, None), None)
 
+    def loose_sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """``k`` tuples of words each drawn alone from its slot's rows that could fit: the tuples
+        need not fit, but a probe designed on them still sorts a slot's rows out (for a search no
+        draw of whose estimate fitted)."""
+        rows = {}
+        for j, d in enumerate(self._distinct):
+            cum = np.cumsum(d.sizes)
+            rows[j] = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
+        return self._words(rows, rng.random((k, self.n)))
+
     def sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
         """``k`` fitting tuples drawn uniformly (all of them when fewer; without replacement when the
-        count is small, with replacement beyond; by importance when estimated)."""
+        count is small, with replacement beyond; by importance when estimated; loosely, see
+        :meth:`loose_sample`, when ``loose``)."""
+        if self.loose:
+            return self.loose_sample(k, rng)
         total = self.count
         if self.exact and total <= k:
             return self.all()

@@ -67,14 +67,16 @@ class State:
 
 #: The largest word lists measured to play every game within a 4 GB worker and the default time
 #: budgets, by words a phrase (3 words of 100,000: 470 MB, 3-8 s a game; 4 words of 10,000: 520 MB,
-#: 7-8 s a game, of 100,000: 7.6 GB and two minutes a guess; 5 words of 7,776: 1 GB, 2-8 s a guess).
-MAX_WORDS = {3: 100_000, 4: 10_000, 5: 7_776}
+#: 7-8 s a game, of 100,000: 7.6 GB and two minutes a guess; 5 and 6 words of 7,776: 1 GB, up to
+#: 5 s a guess).
+MAX_WORDS = {3: 100_000, 4: 10_000, 5: 7_776, 6: 7_776}
 #: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
 #: five words) the level search counts them (3 words of 60,000: 230 MB, 2.4 s a game; 4 words of
 #: 10,000 grew past 8 GB).
 TUPLE_WORDS = {1: float("inf"), 2: float("inf"), 3: 60_000, 4: 2_048}
-#: Six words of 7,776 took 20 s to 7 minutes a guess in the middle of a game (a side of three words).
-MAX_PHRASE_WORDS = 5
+#: Seven words would need a middle of three slots, whose third level (millions of sums times a
+#: slot's rows) takes billions of steps.
+MAX_PHRASE_WORDS = 6
 #: Spacings (word-length tuples) the first guess is designed over: (length classes) ** words.
 MAX_SPACINGS = 200_000
 
@@ -188,15 +190,26 @@ class PhraseBreaker:
             usable[:] = False  # spaces only: the spacing first
         estimated = [search for search in searches if not search.exact]
         if estimated:
-            drawn = self._consistent(np.unique(sample, axis=0), state.observations)
-            if 0 < len(drawn) <= s.few_drawn:  # an estimate's draws repeat a few phrases: weigh guessing them
-                return self._final_guess(drawn, max(possible, len(drawn)), rng), "p1", possible
-            # letters only over the word counted last: its answers sort that word's rows out, and the
-            # count can soon be exact again
+            # an estimate's draws need not fit the answers its search cannot use (phrase guesses)
             search = max(estimated, key=lambda e: e.count)
-            start = int(spacing.word_offsets(search.lengths)[search.middle])
+            sample = self._consistent(sample, state.observations)
+            drawn = np.unique(sample, axis=0)
+            if 0 < len(drawn) <= s.few_drawn and not any(e.loose for e in estimated):
+                # an estimate's draws repeat a few phrases: weigh guessing them
+                return self._final_guess(drawn, max(possible, len(drawn)), rng), "p1", possible
+            if not len(sample):
+                sample = self._phrases(search, search.loose_sample(s.sample, rng))
+            # letters only over one middle word (of six words' two, the one with most rows): its black
+            # count is then that word's alone, its rows get sorted out, and the count can soon be
+            # exact again
+            j = search.widest_middle
+            start = int(spacing.word_offsets(search.lengths)[j])
             usable[:] = False
-            usable[start : start + int(search.lengths[search.middle])] = True
+            usable[start : start + int(search.lengths[j])] = True
+            probe = self._probe_from(sample, usable)
+            if not probes.letter_set(probe[: state.length], self.letters).any():  # the draws agree there
+                probe = self._probe_from(sample)
+            return probe, "p1", possible
         return self._probe_from(sample, usable), "p1", possible
 
     def _closing(self, state: State, rng: np.random.Generator) -> tuple[str, str, int]:

@@ -10,6 +10,7 @@ it holds (the product of the word-list's class sizes), since all phrases are equ
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -25,7 +26,7 @@ def hypotheses(class_sizes: dict[int, int], n_words: int, length: int | None = N
         if length is not None and sum(combo) + n_words - 1 != length:
             continue
         rows.append(combo)
-        weights.append(float(np.prod([class_sizes[l] for l in combo])))
+        weights.append(float(math.prod(class_sizes[l] for l in combo)))  # (int64 would overflow: 1,779**6)
     return np.array(rows, dtype=np.int64).reshape(-1, n_words), np.array(weights)
 
 
