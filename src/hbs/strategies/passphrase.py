@@ -67,8 +67,8 @@ class State:
 
 #: The largest word lists measured to play every game within a 4 GB worker and the default time
 #: budgets, by words a phrase (3 words of 100,000: 470 MB, 3-8 s a game; 4 words of 10,000: 520 MB,
-#: 7-8 s a game, of 100,000: 7.6 GB and two minutes a guess; 5 and 6 words of 7,776: 1 GB, up to
-#: 5 s a guess).
+#: 7-8 s a game, of 100,000: 7.6 GB and two minutes a guess; 5 words of 7,776: 1 GB, 2-8 s a guess;
+#: 6 words of 7,776: up to 7 s a guess under `hbs run`).
 MAX_WORDS = {3: 100_000, 4: 10_000, 5: 7_776, 6: 7_776}
 #: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
 #: five words) the level search counts them (3 words of 60,000: 230 MB, 2.4 s a game; 4 words of
