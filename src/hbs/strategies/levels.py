@@ -363,14 +363,13 @@ class LevelSearch:
             if hit.sum() >= ENOUGH_HITS or draws >= MAX_DRAWS:
                 break
             draws *= 4
-        self.exact = False
         if not hit.any():
             if not loose:
-                self.exact = True
                 return False
-            self.loose = True
+            self.exact, self.loose = False, True
             self._count = max(1.0, left_w[-1] * mid_w[-1] * float(self._right.counts[-1].mean()) / (2 * draws))
             return True
+        self.exact = False
         weights = self._right.counts[-1][b[hit]]
         self._count = float(left_w[-1] * mid_w[-1] * weights.sum() / draws)
         self._meetings = (a[hit], m[hit], b[hit])
