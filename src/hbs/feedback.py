@@ -44,6 +44,32 @@ def encode_strings(texts: list[str] | tuple[str, ...]) -> tuple[np.ndarray, np.n
     return out, lengths
 
 
+@njit(cache=True)
+def encode_joined(parts: np.ndarray, part_bytes: np.ndarray, part_lengths: np.ndarray, sep: int = 32) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`encode_strings` of texts made of parts (a phrase of words) joined by the byte ``sep``,
+    without building the strings: ``parts`` is ``int64[n, m]`` part indices, ``part_bytes`` and
+    ``part_lengths`` the parts as :func:`encode_strings` encodes them."""
+    n, m = parts.shape
+    lengths = np.empty(n, dtype=np.int32)
+    for i in range(n):
+        total = m - 1
+        for j in range(m):
+            total += part_lengths[parts[i, j]]
+        lengths[i] = total
+    out = np.zeros((n, max(lengths.max() if n else 0, 1)), dtype=np.uint8)
+    for i in range(n):
+        at = 0
+        for j in range(m):
+            if j:
+                out[i, at] = sep
+                at += 1
+            p = parts[i, j]
+            for c in range(part_lengths[p]):
+                out[i, at + c] = part_bytes[p, c]
+            at += part_lengths[p]
+    return out, lengths
+
+
 def encode_string(text: str) -> np.ndarray:
     """Encode one string as a ``uint8[len]`` array."""
     return np.frombuffer(text.encode("latin-1"), dtype=np.uint8).copy()

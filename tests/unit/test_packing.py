@@ -46,6 +46,27 @@ def test_search_finds_exactly_the_tuples_that_sum_to_the_target(problem, seed):
     assert len(drawn) == min(3, len(expected)) and all(tuple(t) in set(expected) for t in drawn.tolist())
 
 
+@given(st.integers(1, 4), st.integers(1, 11), st.data())
+@settings(max_examples=300)
+def test_a_search_refined_from_its_parent_equals_one_from_scratch(n_slots, n_fields, data):
+    """After one more answer (more fields), the search built from the search before it lists the
+    same tuples in the same order (the guesses must not depend on what was cached).  Few values a
+    field: rows equal before the last answers split after them."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32)))
+    slots = [rng.integers(0, 3, size=(int(rng.integers(1, 13)), n_fields)).astype(np.uint8) for _ in range(n_slots)]
+    target = sum(s[rng.integers(len(s))].astype(np.int64) for s in slots)
+    kept = data.draw(st.integers(0, n_fields - 1))  # fields the parent had
+    if kept:
+        before = TupleSearch([pack(s[:, :kept]) for s in slots], pack(target[None, :kept].astype(np.uint8))[0])
+    else:
+        before = TupleSearch([np.zeros((len(s), 1), np.uint64) for s in slots], np.zeros(1, np.uint64))
+    packed, goal = [pack(s) for s in slots], pack(target[None, :].astype(np.uint8))[0]
+    scratch, refined = TupleSearch(packed, goal), TupleSearch(packed, goal, parent=before)
+    assert refined.count == scratch.count
+    everything = np.arange(scratch.count, dtype=np.int64)
+    assert (refined.tuples(everything) == scratch.tuples(everything)).all()
+
+
 WORDS = ["a", "at", "be", "cat", "ace", "bead", "date", "tea", "abc", "dab", "bed", "cab"]
 
 

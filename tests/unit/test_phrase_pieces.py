@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hbs.feedback import encode_strings, grade
+from hbs.feedback import encode_joined, encode_strings, grade
 from hbs.strategies import probes, spacing
 from hbs.strategies.alphabet import ASCII_LETTERS
 from hbs.strategies.expected_cost import COST_KNOTS, expected_costs
@@ -57,6 +57,36 @@ def test_probe_design_is_at_least_as_informative_as_simple_probes():
     for letter in range(26):
         simple = probes.build("-" * rows.shape[1], np.arange(26) == letter, sat)
         assert measured >= entropy([grade(simple, p) for p in phrases]) - 1e-9
+
+
+@given(st.integers(1, 60), st.integers(0, 2**32))
+@settings(max_examples=200)
+def test_position_scores_are_the_entropy_of_each_letter_there(k, seed):
+    """The one-histogram scores of a probe position equal the entropy counted afresh for each code."""
+    rng = np.random.default_rng(seed)
+    space, tw = 4, 7
+    base = rng.integers(0, 3, size=k)
+    total = rng.integers(0, tw, size=k)
+    column = rng.integers(-1, space + 2, size=k)  # codes outside 0..space match nothing
+    hist = np.zeros((space + 5) * tw, dtype=np.int64)
+    scores = probes._position_scores(base, total, column, tw, space, hist, np.empty(k, np.int64),
+                                     np.empty(space + 3, np.int64),
+                                     np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1)))
+    assert not hist.any()  # the scratch is left zeroed
+    for c in range(-1, space + 1):
+        black = base + (column == c) if c >= 0 else base  # -1: nothing at the position
+        assert abs(scores[c + 1] - entropy(list(zip(black.tolist(), total.tolist())))) < 1e-9
+
+
+@given(st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=4), min_size=0, max_size=8))
+def test_joined_rows_are_the_joined_texts_encoded(rows):
+    words = ["a", "bc", "def", "ghij", "k-l"]
+    width = max(len(r) for r in rows) if rows else 1
+    parts = np.array([r[:1] * (width - len(r)) + r for r in rows], dtype=np.int64).reshape(len(rows), width)
+    word_bytes, word_lengths = encode_strings(words)
+    got = encode_joined(parts, word_bytes, word_lengths)
+    expected = encode_strings([" ".join(words[i] for i in r) for r in parts.tolist()])
+    assert (got[0] == expected[0]).all() and got[0].shape == expected[0].shape and (got[1] == expected[1]).all()
 
 
 def brute_cost(guess: str, secrets: list[str], population: int) -> float:

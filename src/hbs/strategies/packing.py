@@ -134,6 +134,19 @@ def _lookup(table: np.ndarray, unique_keys: np.ndarray, key: np.ndarray) -> int:
         slot = (slot + np.uint64(1)) & mask
 
 
+@njit(cache=True, inline="always")
+def _match(table: np.ndarray, unique_keys: np.ndarray, residual: np.ndarray, a: int, b: int,
+           out_t: np.ndarray, out_g: np.ndarray, n: int) -> int:
+    """Record left rows ``(a, b)`` at ``n`` when ``residual`` is a key of the table; the next free row."""
+    g = _lookup(table, unique_keys, residual)
+    if g < 0:
+        return n
+    out_t[n, 0] = a
+    out_t[n, 1] = b
+    out_g[n] = g
+    return n + 1
+
+
 @njit(cache=True, nogil=True)
 def left_matches(
     pa: np.ndarray, pb: np.ndarray, n_left: int, target: np.ndarray, table: np.ndarray, unique_keys: np.ndarray,
@@ -164,24 +177,51 @@ def left_matches(
             out_t = _grown(out_t, n)
             out_g = _grown(out_g, n)
         if n_left == 1:
-            g = _lookup(table, unique_keys, r1)
-            if g >= 0:
-                out_t[n, 0] = a
-                out_g[n] = g
-                n += 1
+            n = _match(table, unique_keys, r1, a, 0, out_t, out_g, n)
             continue
         limit = (r1[sort_word] >> shift) & np.uint64(0xFF)
         for b in range(pb.shape[0]):
             if (pb[b, sort_word] >> shift) & np.uint64(0xFF) > limit:
                 break
-            if not _residual(r1, pb[b], r2):
+            if _residual(r1, pb[b], r2):
+                n = _match(table, unique_keys, r2, a, b, out_t, out_g, n)
+    return out_t[:n].copy(), out_g[:n].copy()
+
+
+@njit(cache=True, nogil=True)
+def refined_matches(
+    parent: np.ndarray, n_left: int, a_first: np.ndarray, a_rows: np.ndarray, b_first: np.ndarray,
+    b_rows: np.ndarray, pa: np.ndarray, pb: np.ndarray, target: np.ndarray, table: np.ndarray,
+    unique_keys: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`left_matches` after one more answer, from the matches before it (``parent``,
+    ``int32[E, 2]`` rows of the coarser rows): a finer row ``a`` of ``pa`` can only match with a
+    finer row of ``pb`` whose coarser rows matched.  ``a_rows[a_first[p] : a_first[p + 1]]`` are the
+    finer rows of coarser row ``p`` (``b_...`` likewise).  Same matches as :func:`left_matches`, in
+    the order found (the caller sorts them)."""
+    words = target.shape[0]
+    cap = 1024
+    out_t = np.zeros((cap, 2), dtype=np.int32)
+    out_g = np.empty(cap, dtype=np.int64)
+    r1 = np.empty(words, dtype=np.uint64)
+    r2 = np.empty(words, dtype=np.uint64)
+    n = 0
+    for e in range(parent.shape[0]):
+        p, q = parent[e, 0], parent[e, 1]
+        room = (a_first[p + 1] - a_first[p]) * ((b_first[q + 1] - b_first[q]) if n_left == 2 else 1)
+        while n + room > out_t.shape[0]:
+            out_t = _grown(out_t, n)
+            out_g = _grown(out_g, n)
+        for i in range(a_first[p], a_first[p + 1]):
+            a = a_rows[i]
+            if not _residual(target, pa[a], r1):
                 continue
-            g = _lookup(table, unique_keys, r2)
-            if g >= 0:
-                out_t[n, 0] = a
-                out_t[n, 1] = b
-                out_g[n] = g
-                n += 1
+            if n_left == 1:
+                n = _match(table, unique_keys, r1, a, 0, out_t, out_g, n)
+                continue
+            for j in range(b_first[q], b_first[q + 1]):
+                if _residual(r1, pb[b_rows[j]], r2):
+                    n = _match(table, unique_keys, r2, a, b_rows[j], out_t, out_g, n)
     return out_t[:n].copy(), out_g[:n].copy()
 
 
@@ -211,6 +251,18 @@ class _Distinct:
         word, shift = divmod(field, FIELDS_PER_WORD)
         by_field = np.argsort((self.keys[:, word] >> np.uint64(8 * shift)) & np.uint64(0xFF), kind="stable")
         self.keys, self.sizes, self.starts = self.keys[by_field], self.sizes[by_field], self.starts[by_field]
+        rank = np.empty(len(by_field), dtype=np.int64)
+        rank[by_field] = np.arange(len(by_field))
+        self.row_of = np.empty(len(order), dtype=np.int64)  # the row of each word of the slot
+        self.row_of[order] = rank[np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(order))))]
+
+    def within(self, coarser: "_Distinct") -> tuple[np.ndarray, np.ndarray]:
+        """The rows of this slot (packed with more fields than ``coarser``) within each row of
+        ``coarser``: rows ``rows[first[p] : first[p + 1]]`` refine coarser row ``p``."""
+        parent = coarser.row_of[self.members[self.starts]] if len(self.starts) else np.zeros(0, dtype=np.int64)
+        rows = np.argsort(parent, kind="stable")
+        first = np.searchsorted(parent[rows], np.arange(len(coarser.starts) + 1))
+        return first.astype(np.int64), rows.astype(np.int64)
 
 
 def _pruning_field(rows: np.ndarray, target: np.ndarray, n_fields: int) -> int:
@@ -226,6 +278,11 @@ def _pruning_field(rows: np.ndarray, target: np.ndarray, n_fields: int) -> int:
     return best
 
 
+#: A search refines its parent's matches (see :meth:`TupleSearch._within`) when that checks fewer
+#: pairs than this share of all pairs of its left rows (measured: ``left_matches`` checks about a third).
+REFINE_SHARE = 0.3
+
+
 class TupleSearch:
     """All word tuples whose packed features sum to ``target``: count, sample, enumerate.
 
@@ -236,9 +293,10 @@ class TupleSearch:
     """
 
     exact = True  # the count is exact (see :class:`hbs.strategies.levels.LevelSearch`)
+    _NONE = np.zeros(1, dtype=np.int64)
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
-                 lengths: np.ndarray | None = None, start_rows: int = START_ROWS):
+                 lengths: np.ndarray | None = None, start_rows: int = START_ROWS, parent: "TupleSearch | None" = None):
         self.slot_words = slot_words  # the word indices of each slot's rows (``int64[W_j]``), if given
         self.lengths = lengths  # the word length of each slot (the spacing searched), if given
         self.n = len(slots)
@@ -258,10 +316,18 @@ class TupleSearch:
         field = _pruning_field(slots[self.left[-1]], target, FIELDS_PER_WORD * words) if len(self.left) == 2 else 0
         self._distinct = [_Distinct(slots[j], field if i == 1 else 0) for i, j in enumerate(self.left)]
         pick = [d.keys for d in self._distinct] + [empty, empty]
-        word, shift = divmod(field, FIELDS_PER_WORD)
-        self._ltuples, self._groups = left_matches(
-            pick[0], pick[1], len(self.left), target, table, unique, word, 8 * shift, start_rows
-        )
+        within = self._within(parent)
+        if within is not None:
+            # the same slots before this search's last answer: only their matches can still match
+            ltuples, groups = refined_matches(parent._ltuples, len(self.left), *within[0], *within[1],
+                                              pick[0], pick[1], target, table, unique)
+            order_l = np.lexsort((ltuples[:, 1], ltuples[:, 0]))  # left_matches' order
+            self._ltuples, self._groups = ltuples[order_l], groups[order_l]
+        else:
+            word, shift = divmod(field, FIELDS_PER_WORD)
+            self._ltuples, self._groups = left_matches(
+                pick[0], pick[1], len(self.left), target, table, unique, word, 8 * shift, start_rows
+            )
         # an entry holds (multiplicity of each left row) x (size of the right group) tuples
         self._radix = np.empty((len(self._groups), len(self.left) + 1), dtype=np.int64)
         for i, d in enumerate(self._distinct):
@@ -269,6 +335,19 @@ class TupleSearch:
         self._radix[:, -1] = self._sizes[self._groups]
         weights = self._radix.prod(axis=1)
         self._cum = np.cumsum(weights) if len(weights) else np.zeros(0, dtype=np.int64)
+
+    def _within(self, parent: "TupleSearch | None") -> list | None:
+        """Each left slot's rows within the rows of ``parent`` (the same slots before the last
+        answer), when refining its matches checks fewer pairs than :func:`left_matches` would (it
+        stops early in a sorted slot: counted as a ``REFINE_SHARE`` of all pairs); else None."""
+        if parent is None or parent.left != self.left or not self.left:
+            return None
+        within = [d.within(c) for d, c in zip(self._distinct, parent._distinct)] + [(self._NONE, self._NONE)]
+        pairs = np.ones(len(parent._ltuples), dtype=np.int64)
+        for i in range(len(self.left)):
+            pairs *= np.diff(within[i][0])[parent._ltuples[:, i]]
+        everything = np.prod([len(d.keys) for d in self._distinct], dtype=np.float64)
+        return within if pairs.sum() < REFINE_SHARE * everything else None
 
     @property
     def count(self) -> int:

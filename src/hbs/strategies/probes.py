@@ -99,8 +99,9 @@ def fields(
 
 
 @njit(cache=True)
-def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray) -> float:
-    """Entropy (bits) of the pairs (black, total) over the sample; ``hist`` is zeroed scratch."""
+def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray, nlogn: np.ndarray) -> float:
+    """Entropy (bits) of the pairs (black, total) over the sample; ``hist`` is zeroed scratch,
+    ``nlogn[n]`` is ``n log2 n``."""
     k = black.shape[0]
     for i in range(k):
         hist[black[i] * width + total[i]] += 1
@@ -109,7 +110,7 @@ def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.nd
         code = black[i] * width + total[i]
         n = hist[code]
         if n:
-            acc += n * np.log2(n)
+            acc += nlogn[n]
             hist[code] = 0
     return np.log2(k) - acc / k
 
@@ -120,6 +121,67 @@ def _add_matches(values: np.ndarray, chars: np.ndarray, pos: int, c: int, step: 
     for s in range(chars.shape[0]):
         if chars[s, pos] == c:
             values[s] += step
+
+
+@njit(cache=True)
+def _position_scores(base: np.ndarray, total: np.ndarray, column: np.ndarray, tw: int, space: int,
+                     hist: np.ndarray, by_char: np.ndarray, char_first: np.ndarray, nlogn: np.ndarray) -> np.ndarray:
+    """``float64[space + 2]``: the joint entropy of (black, total) when position ``column`` of the
+    probe holds nothing (index 0) or code ``c`` (index ``c + 1``): the sampled phrases with ``c``
+    there gain a black.  One histogram of ``base``, each phrase moved to its bin and back once
+    (rather than a histogram a code); ``hist`` is zeroed scratch and left zeroed, ``nlogn[n]``
+    is ``n log2 n``."""
+    k = base.shape[0]
+    for i in range(k):
+        hist[base[i] * tw + total[i]] += 1
+    acc = 0.0
+    for i in range(k):  # sum of n log2 n over the bins of base, each bin once
+        code = base[i] * tw + total[i]
+        n = hist[code]
+        if n > 0:
+            acc += nlogn[n]
+            hist[code] = -n  # marked as summed
+    for i in range(k):
+        code = base[i] * tw + total[i]
+        if hist[code] < 0:
+            hist[code] = -hist[code]
+    # the phrases by the code at this position (counting sort; codes outside 0..space match nothing)
+    char_first[:] = 0
+    for i in range(k):
+        c = column[i]
+        if 0 <= c <= space:
+            char_first[c + 1] += 1
+    for c in range(space + 1):
+        char_first[c + 1] += char_first[c]
+    fill = char_first.copy()
+    for i in range(k):
+        c = column[i]
+        if 0 <= c <= space:
+            by_char[fill[c]] = i
+            fill[c] += 1
+    scores = np.empty(space + 2, dtype=np.float64)
+    scores[0] = np.log2(k) - acc / k
+    for c in range(space + 1):
+        delta = 0.0
+        for j in range(char_first[c], char_first[c + 1]):  # move each phrase up one black
+            i = by_char[j]
+            code = base[i] * tw + total[i]
+            n = hist[code]
+            delta += nlogn[n - 1] - nlogn[n]
+            hist[code] = n - 1
+            up = code + tw
+            m = hist[up]
+            delta += nlogn[m + 1] - nlogn[m]
+            hist[up] = m + 1
+        for j in range(char_first[c], char_first[c + 1]):  # and back
+            i = by_char[j]
+            code = base[i] * tw + total[i]
+            hist[code] += 1
+            hist[code + tw] -= 1
+        scores[c + 1] = np.log2(k) - (acc + delta) / k
+    for i in range(k):
+        hist[base[i] * tw + total[i]] = 0
+    return scores
 
 
 @njit(cache=True)
@@ -141,6 +203,9 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
     total = np.zeros(k, dtype=np.int64)
     hist = np.zeros((width + 1) * (counts.sum(axis=1).max() + width + 2), dtype=np.int64)
     tw = counts.sum(axis=1).max() + 1
+    by_char = np.empty(k, dtype=np.int64)  # scratch of _position_scores
+    char_first = np.empty(space + 3, dtype=np.int64)
+    nlogn = np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1))
     best = 0.0
     for _ in range(passes):
         improved = False
@@ -153,7 +218,7 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
                 for pos in range(width):
                     if left[pos] == c:
                         _add_matches(trial_black, chars, pos, c, -1)
-            score = _joint_entropy(trial_black, trial_total, tw, hist)
+            score = _joint_entropy(trial_black, trial_total, tw, hist, nlogn)
             if score > best + 1e-12:
                 best = score
                 total = trial_total
@@ -168,16 +233,13 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
             base = black.copy()
             if left[pos] >= 0:
                 _add_matches(base, chars, pos, left[pos], -1)
+            scores = _position_scores(base, total, chars[:, pos], tw, space, hist, by_char, char_first, nlogn)
             best_c = left[pos]
             for c in range(-1, space + 1):
                 if c == left[pos] or (0 <= c < space and not (chosen[c] and usable[pos])):
                     continue
-                trial = base.copy()
-                if c >= 0:
-                    _add_matches(trial, chars, pos, c, 1)
-                score = _joint_entropy(trial, total, tw, hist)
-                if score > best + 1e-12:
-                    best = score
+                if scores[c + 1] > best + 1e-12:
+                    best = scores[c + 1]
                     best_c = c
             if best_c != left[pos]:
                 improved = True
