@@ -31,7 +31,7 @@ from .levels import LevelSearch
 from .packing import MAX_FIELD, TupleSearch, pack
 
 FEATURE_CACHE = 20_000  # (spacing, guess) feature tables kept before the cache is emptied
-KEPT_SEARCHES = 256  # (spacing, answers) fields and searches kept before they are emptied
+KEPT_SEARCHES = 64  # (spacing, answers) fields and searches kept (the latest) when a count begins
 LEAST_WEIGHT = 1e-6  # an estimated spacing keeps at least this weight: only a count of zero rules it out
 
 
@@ -283,6 +283,8 @@ class PhraseBreaker:
         Returns the searches of the counted spacings, their total, the estimate of the rest (0 only
         when every spacing was counted), and the state with the spacings' weights brought up to date.
         """
+        for old in list(self._kept)[: max(0, len(self._kept) - KEPT_SEARCHES)]:  # the oldest first
+            del self._kept[old]
         weights = state.weights.astype(float)
         done: dict[int, TupleSearch] = {}
         ratios: list[float] = []
@@ -335,8 +337,6 @@ class PhraseBreaker:
         if fields is not None and self._searcher is TupleSearch:
             search = TupleSearch(*self._packed(slots, *fields), slot_words=slots, lengths=np.array(spacing),
                                  parent=parent if answers else None)
-        if len(self._kept) >= KEPT_SEARCHES:
-            self._kept.clear()
         self._kept[key] = (fields, search)
         return fields, search
 
