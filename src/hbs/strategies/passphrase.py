@@ -116,7 +116,8 @@ class PhraseBreaker:
         tuples = self._searcher is TupleSearch
         s = self.settings
         self._sample_size = s.sample if s.sample is not None else (3000 if tuples else 1500)
-        self._shrink = np.mean if (s.mean_shrink if s.mean_shrink is not None else tuples) else np.median
+        mean = s.mean_shrink if s.mean_shrink is not None else tuples
+        self._shrink = (lambda ratios: np.mean(np.minimum(ratios, 1.0))) if mean else np.median
         self.alphabet = Alphabet(game.words)
         self.letters = self.alphabet.size
         self.words = tuple(self.alphabet.inward(w) for w in game.words)  # internal letters, see alphabet.py
@@ -278,8 +279,8 @@ class PhraseBreaker:
         of their phrases those counted kept (capped at 1: an estimate never grows; the median with
         ``Settings.mean_shrink`` off).  Most spacings lose nearly all their phrases to an answer but
         the secret's keeps many: with the median a quarter of 3-word games listed the phrases
-        without the secret's spacing, and each such game took half a guess more.  Counting stops once the estimates left are under
-        ``mixture_share`` of the counted total.  Spacings with no phrase are dropped.
+        without the secret's spacing, and each such game took half a guess more.  Counting stops
+        once the estimates left are under ``mixture_share`` of the counted total.  Spacings with no phrase are dropped.
         Returns the searches of the counted spacings, their total, the estimate of the rest (0 only
         when every spacing was counted), and the state with the spacings' weights brought up to date.
         """
@@ -293,7 +294,7 @@ class PhraseBreaker:
             while True:
                 pending = [int(i) for i in np.argsort(-weights, kind="stable") if int(i) not in done and weights[i] > 0]
                 total = sum(s.count for s in done.values())
-                shrink = float(self._shrink(np.minimum(ratios, 1.0))) if ratios else 1.0
+                shrink = float(self._shrink(ratios)) if ratios else 1.0
                 rest = float(np.maximum(weights[pending] * shrink, LEAST_WEIGHT).sum()) if pending else 0.0
                 if not pending or (total > 0 and rest < self.settings.mixture_share * total):
                     break
@@ -374,6 +375,8 @@ class PhraseBreaker:
     def _factorizable(self, guess: str) -> bool:
         found = self._is_probe.get(guess)
         if found is None:
+            if len(self._is_probe) > FEATURE_CACHE:
+                self._is_probe.clear()
             found = self._is_probe[guess] = probes.is_factorizable(guess, self.sat)
         return found
 
