@@ -14,6 +14,8 @@ left tuple whose residual is a key of the table.  Field values must stay below 1
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 from numba import njit
 
@@ -251,10 +253,15 @@ class _Distinct:
         word, shift = divmod(field, FIELDS_PER_WORD)
         by_field = np.argsort((self.keys[:, word] >> np.uint64(8 * shift)) & np.uint64(0xFF), kind="stable")
         self.keys, self.sizes, self.starts = self.keys[by_field], self.sizes[by_field], self.starts[by_field]
-        rank = np.empty(len(by_field), dtype=np.int64)
-        rank[by_field] = np.arange(len(by_field))
-        self.row_of = np.empty(len(order), dtype=np.int64)  # the row of each word of the slot
-        self.row_of[order] = rank[np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(order))))]
+
+    @cached_property
+    def row_of(self) -> np.ndarray:
+        """``int64[W]``: the row of each word of the slot (its members lie at ``starts[row]`` on)."""
+        by_start = np.argsort(self.starts)
+        rows = by_start[np.searchsorted(self.starts[by_start], np.arange(len(self.members)), side="right") - 1]
+        out = np.empty(len(self.members), dtype=np.int64)
+        out[self.members] = rows
+        return out
 
     def within(self, coarser: "_Distinct") -> tuple[np.ndarray, np.ndarray]:
         """The rows of this slot (packed with more fields than ``coarser``) within each row of

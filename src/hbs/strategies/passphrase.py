@@ -342,10 +342,7 @@ class PhraseBreaker:
         return fields, search
 
     def _fields_of(self, spacing: tuple, answers: tuple) -> tuple | None:
-        """The fields of :meth:`_counted` alone (no search built)."""
-        found = self._kept.get((spacing, answers))
-        if found is not None:
-            return found[0]
+        """The fields of :meth:`_counted` alone (no search built), from the first answer on."""
         fields: tuple | None = ([[] for _ in spacing], [])
         for answer in answers:
             fields = self._with_answer(spacing, fields, answer)

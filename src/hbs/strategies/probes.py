@@ -99,9 +99,9 @@ def fields(
 
 
 @njit(cache=True)
-def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray, nlogn: np.ndarray) -> float:
-    """Entropy (bits) of the pairs (black, total) over the sample; ``hist`` is zeroed scratch,
-    ``nlogn[n]`` is ``n log2 n``."""
+def _sum_nlogn(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray, nlogn: np.ndarray) -> float:
+    """Sum of ``n log2 n`` over the bins of the pairs (black, total); ``hist`` is zeroed scratch
+    (left zeroed), ``nlogn[n]`` is ``n log2 n``."""
     k = black.shape[0]
     for i in range(k):
         hist[black[i] * width + total[i]] += 1
@@ -112,7 +112,13 @@ def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.nd
         if n:
             acc += nlogn[n]
             hist[code] = 0
-    return np.log2(k) - acc / k
+    return acc
+
+
+@njit(cache=True)
+def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray, nlogn: np.ndarray) -> float:
+    """Entropy (bits) of the pairs (black, total) over the sample (arguments as :func:`_sum_nlogn`)."""
+    return np.log2(black.shape[0]) - _sum_nlogn(black, total, width, hist, nlogn) / black.shape[0]
 
 
 @njit(cache=True)
@@ -132,19 +138,9 @@ def _position_scores(base: np.ndarray, total: np.ndarray, column: np.ndarray, tw
     (rather than a histogram a code); ``hist`` is zeroed scratch and left zeroed, ``nlogn[n]``
     is ``n log2 n``."""
     k = base.shape[0]
+    acc = _sum_nlogn(base, total, tw, hist, nlogn)
     for i in range(k):
         hist[base[i] * tw + total[i]] += 1
-    acc = 0.0
-    for i in range(k):  # sum of n log2 n over the bins of base, each bin once
-        code = base[i] * tw + total[i]
-        n = hist[code]
-        if n > 0:
-            acc += nlogn[n]
-            hist[code] = -n  # marked as summed
-    for i in range(k):
-        code = base[i] * tw + total[i]
-        if hist[code] < 0:
-            hist[code] = -hist[code]
     # the phrases by the code at this position (counting sort; codes outside 0..space match nothing)
     char_first[:] = 0
     for i in range(k):
