@@ -235,7 +235,8 @@ def group_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if not len(keys):
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    order = np.lexsort(keys.T[::-1])
+    # one packed word (most searches): a stable sort of that column is lexsort's order, at a third of the time
+    order = np.argsort(keys[:, 0], kind="stable") if keys.shape[1] == 1 else np.lexsort(keys.T[::-1])
     ordered = keys[order]
     new = np.ones(len(keys), dtype=bool)
     new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
@@ -272,16 +273,18 @@ class _Distinct:
         return first.astype(np.int64), rows.astype(np.int64)
 
 
+@njit(cache=True)
 def _pruning_field(rows: np.ndarray, target: np.ndarray, n_fields: int) -> int:
     """The field in which most of ``rows`` already exceed half the target (the best loop breaker)."""
-    best, best_share = 0, -1.0
+    best, best_over = 0, -1
     for f in range(n_fields):
-        word, shift = divmod(f, FIELDS_PER_WORD)
-        values = (rows[:, word] >> np.uint64(8 * shift)) & np.uint64(0xFF)
-        limit = (target[word] >> np.uint64(8 * shift)) & np.uint64(0xFF)
-        share = float((values > limit // np.uint64(2)).mean()) if len(values) else 0.0
-        if share > best_share:
-            best, best_share = f, share
+        word, shift = f // FIELDS_PER_WORD, np.uint64(8 * (f % FIELDS_PER_WORD))
+        half = ((target[word] >> shift) & np.uint64(0xFF)) // np.uint64(2)
+        over = 0
+        for i in range(rows.shape[0]):
+            over += ((rows[i, word] >> shift) & np.uint64(0xFF)) > half
+        if over > best_over:
+            best, best_over = f, over
     return best
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 
 import numba
@@ -137,6 +138,7 @@ class PhraseBreaker:
         self._states: dict[tuple, State] = {(): State()}
         self._guesses: dict[tuple, tuple[str, str, int]] = {}
         self._features: dict[tuple, list] = {}
+        self._pieces: dict[tuple, np.ndarray] = {}  # a slot's features by its piece of a guess; see _fields
         self._kept: dict[tuple, tuple] = {}  # (spacing, factorizable answers) -> (fields, search); see _counted
         self._is_probe: dict[str, bool] = {}
         self.first_guess = self._design_first()
@@ -290,7 +292,12 @@ class PhraseBreaker:
         done: dict[int, TupleSearch] = {}
         ratios: list[float] = []
         batch = self.settings.refresh_batch
-        with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:  # closed when counted
+        with ExitStack() as stack:
+            # the level search's kernels are long and free of the GIL: a pool of the threads (2 cores:
+            # 3.3 against 3.5-4.0 s a 4-word game); the tuple search's are short between numpy steps,
+            # and in a pool the threads fought over the GIL (25-30% slower on 1 and on 2 threads)
+            threads = numba.get_num_threads() if self._searcher is LevelSearch else 1
+            run = stack.enter_context(ThreadPoolExecutor(threads)).map if threads > 1 else map
             while True:
                 pending = [int(i) for i in np.argsort(-weights, kind="stable") if int(i) not in done and weights[i] > 0]
                 total = sum(s.count for s in done.values())
@@ -299,7 +306,7 @@ class PhraseBreaker:
                 if not pending or (total > 0 and rest < self.settings.mixture_share * total):
                     break
                 picked = pending[:batch]
-                for i, search in zip(picked, pool.map(lambda i: self._search(state, state.lengths[i]), picked)):
+                for i, search in zip(picked, run(lambda i: self._search(state, state.lengths[i]), picked)):
                     done[i] = search
                     ratios.append(search.count / weights[i])
                     weights[i] = search.count
@@ -381,13 +388,15 @@ class PhraseBreaker:
         return self._searcher([np.zeros((0, 1), np.uint64)] * self.n, np.zeros(1, np.uint64))
 
     def _fields(self, guess, black, white, lengths, slots_bytes, slots_counts):
-        """:func:`probes.fields`, its per-word features cached by (spacing, guess)."""
+        """:func:`probes.fields`, its per-word features cached by (spacing, guess), and each slot's
+        by its piece of the guess (shared by the spacings with a word of that length there)."""
         key = (tuple(lengths.tolist()), guess)
         features = self._features.get(key)
         if features is None:
-            features = probes.word_features(guess, lengths, slots_bytes, slots_counts)
-            if len(self._features) > FEATURE_CACHE:
+            if len(self._features) > FEATURE_CACHE or len(self._pieces) > FEATURE_CACHE:
                 self._features.clear()
+                self._pieces.clear()
+            features = probes.word_features(guess, lengths, slots_bytes, slots_counts, self._pieces)
             self._features[key] = features
         return probes.fields(features, guess, black, white, lengths)
 

@@ -58,24 +58,39 @@ def letter_set(guess: str, n_letters: int) -> np.ndarray:
 
 
 def word_features(
-    guess: str, lengths: np.ndarray, slots_bytes: list[np.ndarray], slots_counts: list[np.ndarray]
+    guess: str, lengths: np.ndarray, slots_bytes: list[np.ndarray], slots_counts: list[np.ndarray],
+    memo: dict | None = None,
 ) -> tuple[list[np.ndarray] | None, list[np.ndarray] | None]:
     """Per-word features of a factorizable probe under a spacing (``lengths``), one array a slot.
 
     The count feature (letters of the guess in the word; ``None`` when the guess has no letter) and
     the black feature (matches of the word with the left side at its offset; ``None`` when no word
     can match).  ``slots_bytes[j]`` is ``uint8[W_j, l_j]`` (the words of slot j),
-    ``slots_counts[j]`` ``uint8[W_j, L]``.
+    ``slots_counts[j]`` ``uint8[W_j, L]``.  ``memo``, where a slot's words are those of its length
+    (the breaker's length classes), keeps each slot's features across spacings: a count feature
+    depends on the guess and the word length only, a black feature on the guess's piece over the word.
     """
+    memo = {} if memo is None else memo
     letters = letter_set(guess, slots_counts[0].shape[1])
-    counts = [c[:, letters].sum(axis=1, dtype=np.uint8) for c in slots_counts] if letters.any() else None
+    counts = None
+    if letters.any():
+        counts = [_kept(memo, ("count", guess, int(l)), lambda: c[:, letters].sum(axis=1, dtype=np.uint8))
+                  for l, c in zip(lengths, slots_counts)]
     offsets = word_offsets(lengths)
-    raw = np.frombuffer(guess.encode("latin-1"), dtype=np.uint8)
     blacks = []
     for j in range(len(lengths)):
-        piece = raw[offsets[j] : offsets[j] + lengths[j]]
-        blacks.append((slots_bytes[j][:, : len(piece)] == piece).sum(axis=1, dtype=np.uint8))
+        piece = guess[offsets[j] : offsets[j] + lengths[j]]
+        blacks.append(_kept(memo, ("black", piece, int(lengths[j])), lambda: (
+            slots_bytes[j][:, : len(piece)] == np.frombuffer(piece.encode("latin-1"), dtype=np.uint8)
+        ).sum(axis=1, dtype=np.uint8)))
     return counts, (blacks if any(m.any() for m in blacks) else None)
+
+
+def _kept(memo: dict, key: tuple, make) -> np.ndarray:
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = make()
+    return found
 
 
 def fields(
