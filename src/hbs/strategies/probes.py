@@ -74,19 +74,20 @@ def word_features(
     letters = letter_set(guess, slots_counts[0].shape[1])
     counts = None
     if letters.any():
-        counts = [_kept(memo, ("count", guess, int(l)), lambda: c[:, letters].sum(axis=1, dtype=np.uint8))
+        counts = [_remembered(memo, ("count", guess, int(l)), lambda: c[:, letters].sum(axis=1, dtype=np.uint8))
                   for l, c in zip(lengths, slots_counts)]
     offsets = word_offsets(lengths)
     blacks = []
     for j in range(len(lengths)):
         piece = guess[offsets[j] : offsets[j] + lengths[j]]
-        blacks.append(_kept(memo, ("black", piece, int(lengths[j])), lambda: (
+        blacks.append(_remembered(memo, ("black", piece, int(lengths[j])), lambda: (
             slots_bytes[j][:, : len(piece)] == np.frombuffer(piece.encode("latin-1"), dtype=np.uint8)
         ).sum(axis=1, dtype=np.uint8)))
     return counts, (blacks if any(m.any() for m in blacks) else None)
 
 
-def _kept(memo: dict, key: tuple, make) -> np.ndarray:
+def _remembered(memo: dict, key: tuple, make) -> np.ndarray:
+    """``memo[key]``, made by ``make()`` when missing."""
     found = memo.get(key)
     if found is None:
         found = memo[key] = make()
