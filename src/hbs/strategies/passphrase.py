@@ -214,7 +214,10 @@ class PhraseBreaker:
             if 0 < len(drawn) <= s.few_drawn and not any(e.loose for e in estimated):
                 # an estimate's draws repeat a few phrases: weigh guessing them
                 return self._final_guess(drawn, max(possible, len(drawn)), rng), "p1", possible
-            if not len(sample):
+            if not len(sample) or (search.loose and len(sample) < self._sample_size):
+                # a loose estimate's count (no draw fitted) says nothing of how many words its slots
+                # still hold: the probe is designed on a full sample of them (on as many draws as the
+                # estimate's count, a handful, it sorted nothing out: a six-word game stalled 20 guesses)
                 sample = self._phrases(search, search.loose_sample(self._sample_size, rng))
             # letters only over one middle word (of six words' two, the one with most rows): its black
             # count is then that word's alone, its rows get sorted out, and the count can soon be
