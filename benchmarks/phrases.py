@@ -73,7 +73,7 @@ def main() -> None:
     def progress(record) -> None:
         done[0] += 1
         phases.update(s.phase for s in record.steps)
-        if done[0] % 100 == 0:
+        if done[0] % max(1, min(100, len(secrets) // 10)) == 0:  # ten lines a run at least
             print(f"  {done[0]} games, {time.perf_counter() - start:.1f} s", file=sys.stderr)
 
     tick = time.perf_counter()
