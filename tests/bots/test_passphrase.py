@@ -97,3 +97,32 @@ def test_same_input_same_guesses(root):
     first = [solve(PhraseBreaker(PhraseGame(words, 3)), s) for s in secrets]
     again = PhraseBreaker(PhraseGame(words, 3))  # one bot for all: its memo must not change anything
     assert [solve(again, s) for s in reversed(secrets)] == list(reversed(first))
+
+
+def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, root):
+    """Five words where every count is estimated and no draw fits (a tiny budget and 16 draws: the
+    regime of six Diceware words): the estimates are loose, and the probes must still tell the
+    phrases apart.  A probe repeated in a game tells nothing new; designed on as many loose draws
+    as the loose count (a handful) one was repeated here (and a six-word game repeated one for 20
+    guesses)."""
+    from hbs.strategies import levels
+
+    monkeypatch.setattr(levels, "WORK_BUDGET", 100)
+    monkeypatch.setattr(levels, "DRAWS", 16)
+    monkeypatch.setattr(levels, "MAX_DRAWS", 16)
+    rng = random.Random(3)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
+    breaker = PhraseBreaker(PhraseGame(words, 5))
+    loose = []
+    estimate = levels.LevelSearch._estimate
+
+    def noting(search, *args):
+        found = estimate(search, *args)
+        loose.append(search.loose)
+        return found
+
+    monkeypatch.setattr(levels.LevelSearch, "_estimate", noting)
+    for _ in range(8):
+        guesses = solve(breaker, " ".join(rng.choice(words) for _ in range(5)))
+        assert len(set(guesses)) == len(guesses), guesses
+    assert any(loose)  # the regime was reached

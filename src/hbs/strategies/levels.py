@@ -299,7 +299,7 @@ class LevelSearch:
     (left sum, middle sum, right sum) plus a path down each.
 
     Every meeting is found (``exact``) by trying each middle sum with each sum of the smaller side,
-    unless that takes more than ``budget`` steps (the middle of a game of five words or more, where
+    unless that takes more than ``budget`` steps (default ``WORK_BUDGET``; the middle of a game of five words or more, where
     every word is still possible and the sums hardly repeat).  Then the count is estimated and tuples
     drawn by importance: (small-side sum, middle sum) pairs are drawn in proportion to the tuples
     behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
@@ -307,7 +307,7 @@ class LevelSearch:
     """
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
-                 lengths: np.ndarray | None = None, budget: float = WORK_BUDGET, salt: int = 0):
+                 lengths: np.ndarray | None = None, budget: float | None = None, salt: int = 0):
         self.slot_words, self.lengths = slot_words, lengths
         self.n = len(slots)
         self.exact = True
@@ -338,6 +338,7 @@ class LevelSearch:
         if len(self._right.keys[-1]) < len(self._left.keys[-1]):  # enumerate the smaller side
             self._left, self._right = self._right, self._left
         work = len(self._left.keys[-1]) * len(self._mid.keys[-1])
+        budget = WORK_BUDGET if budget is None else budget
         if work > budget and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
         ai, di, bi = meet(self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1], target)
