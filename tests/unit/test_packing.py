@@ -130,3 +130,12 @@ def test_outputs_larger_than_their_first_allocation_are_counted_whole():
     assert search.count == TupleSearch([pack(s) for s in slots], pack(target[None, :].astype(np.uint8))[0]).count
     drawn = search.sample(50, np.random.default_rng(1))
     assert all((sum(slots[j][t[j]].astype(int) for j in range(4)) == target).all() for t in drawn.tolist())
+
+
+@given(st.integers(1, 20), st.integers(0, 20), st.integers(1, 30), st.integers(0, 2**32))
+@settings(max_examples=60)
+def test_packing_more_fields_after_some_equals_packing_them_all(before, after, rows, seed):
+    """A packing extended by later fields (each answer's, see the breaker) is the packing of all."""
+    features = np.random.default_rng(seed).integers(0, 128, (rows, before + after)).astype(np.uint8)
+    first = pack(features[:, :before])
+    assert (pack(features[:, before:], first, before) == pack(features)).all()

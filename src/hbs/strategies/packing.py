@@ -25,13 +25,16 @@ _NOT_GUARD = np.uint64(0x7F7F7F7F7F7F7F7F)
 MAX_FIELD = 127
 
 
-def pack(features: np.ndarray) -> np.ndarray:
-    """``uint8[n, F]`` feature values (each < 128) packed into ``uint64[n, ceil(F / 8)]``."""
+def pack(features: np.ndarray, into: np.ndarray | None = None, first: int = 0) -> np.ndarray:
+    """``uint8[n, F]`` feature values (each < 128) packed into ``uint64[n, ceil(F / 8)]``; with
+    ``into`` (the packing of ``first`` fields before them), packed after those."""
     n, fields = features.shape
-    words = max(1, -(-fields // FIELDS_PER_WORD))
+    words = max(1, -(-(first + fields) // FIELDS_PER_WORD))
     out = np.zeros((n, words), dtype=np.uint64)
-    for f in range(fields):
-        out[:, f // FIELDS_PER_WORD] |= features[:, f].astype(np.uint64) << np.uint64(8 * (f % FIELDS_PER_WORD))
+    if into is not None:
+        out[:, : into.shape[1]] = into
+    for f in range(first, first + fields):
+        out[:, f // FIELDS_PER_WORD] |= features[:, f - first].astype(np.uint64) << np.uint64(8 * (f % FIELDS_PER_WORD))
     return out
 
 

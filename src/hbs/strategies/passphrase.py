@@ -327,13 +327,13 @@ class PhraseBreaker:
             return self._nothing()
         if search is None:  # the level search, never kept: its estimate's draws change with every answer
             slots = [self.by_length[int(l)] for l in lengths]
-            return LevelSearch(*self._packed(slots, *fields), slot_words=slots, lengths=lengths,
+            return LevelSearch(*fields[2], slot_words=slots, lengths=lengths,
                                salt=len(state.observations))
         return search
 
     def _counted(self, spacing: tuple, answers: tuple) -> tuple[tuple | None, TupleSearch | None]:
-        """The fields the factorizable ``answers`` set on the words of a spacing (per slot, and their
-        targets; None when they contradict it) and, for the tuple search, the search.  Both are
+        """The fields the factorizable ``answers`` set on the words of a spacing (per slot, their
+        targets, and both packed; None when they contradict it) and, for the tuple search, the search.  Both are
         kept, and built from those of the answers but the last: one answer's features, and the
         search's matches refined rather than found again (same matches, same order)."""
         key = (spacing, answers)
@@ -341,19 +341,19 @@ class PhraseBreaker:
         if found is not None:
             return found
         slots = [self.by_length[l] for l in spacing]
-        fields, search = (([[] for _ in slots], []), None)
+        fields, search = self._no_fields(spacing), None
         if answers:
             before, parent = self._kept.get((spacing, answers[:-1])) or (self._fields_of(spacing, answers[:-1]), None)
             fields = None if before is None else self._with_answer(spacing, before, answers[-1])
         if fields is not None and self._searcher is TupleSearch:
-            search = TupleSearch(*self._packed(slots, *fields), slot_words=slots, lengths=np.array(spacing),
+            search = TupleSearch(*fields[2], slot_words=slots, lengths=np.array(spacing),
                                  parent=parent if answers else None)
         self._kept[key] = (fields, search)
         return fields, search
 
     def _fields_of(self, spacing: tuple, answers: tuple) -> tuple | None:
         """The fields of :meth:`_counted` alone (no search built), from the first answer on."""
-        fields: tuple | None = ([[] for _ in spacing], [])
+        fields: tuple | None = self._no_fields(spacing)
         for answer in answers:
             fields = self._with_answer(spacing, fields, answer)
             if fields is None:
@@ -366,18 +366,23 @@ class PhraseBreaker:
                              [self.class_counts[l] for l in spacing])
         if found is None or any(t < 0 or t > MAX_FIELD for _, t in found):
             return None
+        if not found:  # no letter and no black to count: nothing new
+            return fields
         per_slot, targets = [list(f) for f in fields[0]], list(fields[1])
         for values, target in found:
             for j, v in enumerate(values):
                 per_slot[j].append(v)
             targets.append(target)
-        return per_slot, targets
+        # packed: the fields before, and the new ones in the bytes after them
+        before, (packed, target) = len(fields[1]), fields[2]
+        packed = [pack(np.stack(f[before:], axis=1), p, before) for f, p in zip(per_slot, packed)]
+        target = pack(np.array([targets[before:]], dtype=np.uint8), target[None, :], before)[0]
+        return per_slot, targets, (packed, target)
 
-    @staticmethod
-    def _packed(slots: list[np.ndarray], per_slot: list[list[np.ndarray]], targets: list[int]) -> tuple[list[np.ndarray], np.ndarray]:
-        packed = [pack(np.stack(f, axis=1)) if f else np.zeros((len(ix), 1), np.uint64) for f, ix in zip(per_slot, slots)]
-        target = pack(np.array([targets], dtype=np.uint8)) if targets else np.zeros((1, 1), np.uint64)
-        return packed, target[0]
+    def _no_fields(self, spacing: tuple) -> tuple:
+        """The fields of no answer: none a slot, and their packing (one zero word a row)."""
+        return [[] for _ in spacing], [], ([np.zeros((self.class_sizes[l], 1), np.uint64) for l in spacing],
+                                           np.zeros(1, np.uint64))
 
     def _factorizable(self, guess: str) -> bool:
         found = self._is_probe.get(guess)
