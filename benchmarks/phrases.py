@@ -68,13 +68,16 @@ def main() -> None:
     bot.setup(game)
     setup = time.perf_counter() - start
     phases: Counter = Counter()
-    done = [0]
+    done, played, longest = [0], [0], [0]
 
     def progress(record) -> None:
         done[0] += 1
         phases.update(s.phase for s in record.steps)
+        played[0] += len(record.steps)
+        longest[0] = max(longest[0], len(record.steps))
         if done[0] % max(1, min(100, len(secrets) // 10)) == 0:  # ten lines a run at least
-            print(f"  {done[0]} games, {time.perf_counter() - start:.1f} s", file=sys.stderr)
+            print(f"  {done[0]} games, {time.perf_counter() - start:.1f} s, {played[0]} guesses so far, "
+                  f"max {longest[0]}", file=sys.stderr, flush=True)
 
     tick = time.perf_counter()
     records = run(bot, game.name, secrets, 100, progress)
