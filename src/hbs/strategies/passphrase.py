@@ -18,6 +18,7 @@ import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -31,7 +32,7 @@ from .expected_cost import COST_KNOTS, expected_costs
 from .levels import LevelSearch
 from .packing import MAX_FIELD, TupleSearch, pack
 
-FEATURE_CACHE = 20_000  # (spacing, guess) feature tables kept before the cache is emptied
+FEATURE_CACHE = 20_000  # slot features (by piece of a guess) kept before the cache is emptied
 KEPT_SEARCHES = 64  # (spacing, answers) fields and searches kept (the latest) when a count begins
 LEAST_WEIGHT = 1e-6  # an estimated spacing keeps at least this weight: only a count of zero rules it out
 
@@ -57,6 +58,15 @@ class Settings:
     # counted kept (see _refresh), or the median; None: the mean for the tuple search
     mean_shrink: bool | None = None
     few_drawn: int = 200  # an estimated count whose draws hold at most this many phrases: guess among them
+
+
+class Fields(NamedTuple):
+    """What the factorizable answers set on the words of a spacing, packed (see :func:`packing.pack`):
+    ``count`` fields a word, in ``slots`` (``uint64[W_j, K]`` a slot) and their sums' ``target``."""
+
+    count: int
+    slots: list[np.ndarray]
+    target: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -137,9 +147,8 @@ class PhraseBreaker:
         self.class_counts = {l: self.word_counts[ix] for l, ix in self.by_length.items()}
         self._states: dict[tuple, State] = {(): State()}
         self._guesses: dict[tuple, tuple[str, str, int]] = {}
-        self._features: dict[tuple, list] = {}
         self._pieces: dict[tuple, np.ndarray] = {}  # a slot's features by its piece of a guess; see _fields
-        self._kept: dict[tuple, tuple] = {}  # (spacing, factorizable answers) -> (fields, search); see _counted
+        self._kept: dict[tuple, tuple] = {}  # (spacing, factorizable answers) -> (Fields, search); see _counted
         self._is_probe: dict[str, bool] = {}
         self.first_guess = self._design_first()
 
@@ -327,13 +336,13 @@ class PhraseBreaker:
             return self._nothing()
         if search is None:  # the level search, never kept: its estimate's draws change with every answer
             slots = [self.by_length[int(l)] for l in lengths]
-            return LevelSearch(*fields[2], slot_words=slots, lengths=lengths,
+            return LevelSearch(fields.slots, fields.target, slot_words=slots, lengths=lengths,
                                salt=len(state.observations))
         return search
 
-    def _counted(self, spacing: tuple, answers: tuple) -> tuple[tuple | None, TupleSearch | None]:
-        """The fields the factorizable ``answers`` set on the words of a spacing (per slot, their
-        targets, and both packed; None when they contradict it) and, for the tuple search, the search.  Both are
+    def _counted(self, spacing: tuple, answers: tuple) -> tuple[Fields | None, TupleSearch | None]:
+        """The fields the factorizable ``answers`` set on the words of a spacing (:class:`Fields`;
+        None when they contradict it) and, for the tuple search, the search.  Both are
         kept, and built from those of the answers but the last: one answer's features, and the
         search's matches refined rather than found again (same matches, same order)."""
         key = (spacing, answers)
@@ -346,43 +355,37 @@ class PhraseBreaker:
             before, parent = self._kept.get((spacing, answers[:-1])) or (self._fields_of(spacing, answers[:-1]), None)
             fields = None if before is None else self._with_answer(spacing, before, answers[-1])
         if fields is not None and self._searcher is TupleSearch:
-            search = TupleSearch(*fields[2], slot_words=slots, lengths=np.array(spacing),
+            search = TupleSearch(fields.slots, fields.target, slot_words=slots, lengths=np.array(spacing),
                                  parent=parent if answers else None)
         self._kept[key] = (fields, search)
         return fields, search
 
-    def _fields_of(self, spacing: tuple, answers: tuple) -> tuple | None:
+    def _fields_of(self, spacing: tuple, answers: tuple) -> Fields | None:
         """The fields of :meth:`_counted` alone (no search built), from the first answer on."""
-        fields: tuple | None = self._no_fields(spacing)
+        fields: Fields | None = self._no_fields(spacing)
         for answer in answers:
             fields = self._with_answer(spacing, fields, answer)
             if fields is None:
                 break
         return fields
 
-    def _with_answer(self, spacing: tuple, fields: tuple, answer: tuple) -> tuple | None:
-        """``fields`` and those one more factorizable answer sets (None when it contradicts the spacing)."""
-        found = self._fields(*answer, np.array(spacing), [self.class_bytes[l] for l in spacing],
-                             [self.class_counts[l] for l in spacing])
+    def _with_answer(self, spacing: tuple, fields: Fields, answer: tuple) -> Fields | None:
+        """``fields`` and those one more factorizable answer sets, packed after them (None when it
+        contradicts the spacing)."""
+        found = self._fields(spacing, *answer)
         if found is None or any(t < 0 or t > MAX_FIELD for _, t in found):
             return None
         if not found:  # no letter and no black to count: nothing new
             return fields
-        per_slot, targets = [list(f) for f in fields[0]], list(fields[1])
-        for values, target in found:
-            for j, v in enumerate(values):
-                per_slot[j].append(v)
-            targets.append(target)
-        # packed: the fields before, and the new ones in the bytes after them
-        before, (packed, target) = len(fields[1]), fields[2]
-        packed = [pack(np.stack(f[before:], axis=1), p, before) for f, p in zip(per_slot, packed)]
-        target = pack(np.array([targets[before:]], dtype=np.uint8), target[None, :], before)[0]
-        return per_slot, targets, (packed, target)
+        first = fields.count
+        slots = [pack(np.stack([values[j] for values, _ in found], axis=1), packed, first)
+                 for j, packed in enumerate(fields.slots)]
+        target = pack(np.array([[t for _, t in found]], dtype=np.uint8), fields.target[None, :], first)[0]
+        return Fields(first + len(found), slots, target)
 
-    def _no_fields(self, spacing: tuple) -> tuple:
-        """The fields of no answer: none a slot, and their packing (one zero word a row)."""
-        return [[] for _ in spacing], [], ([np.zeros((self.class_sizes[l], 1), np.uint64) for l in spacing],
-                                           np.zeros(1, np.uint64))
+    def _no_fields(self, spacing: tuple) -> Fields:
+        """The fields of no answer: one zero word a row."""
+        return Fields(0, [np.zeros((self.class_sizes[l], 1), np.uint64) for l in spacing], np.zeros(1, np.uint64))
 
     def _factorizable(self, guess: str) -> bool:
         found = self._is_probe.get(guess)
@@ -395,17 +398,14 @@ class PhraseBreaker:
     def _nothing(self) -> TupleSearch | LevelSearch:
         return self._searcher([np.zeros((0, 1), np.uint64)] * self.n, np.zeros(1, np.uint64))
 
-    def _fields(self, guess, black, white, lengths, slots_bytes, slots_counts):
-        """:func:`probes.fields`, its per-word features cached by (spacing, guess), and each slot's
-        by its piece of the guess (shared by the spacings with a word of that length there)."""
-        key = (tuple(lengths.tolist()), guess)
-        features = self._features.get(key)
-        if features is None:
-            if len(self._features) > FEATURE_CACHE or len(self._pieces) > FEATURE_CACHE:
-                self._features.clear()
-                self._pieces.clear()
-            features = probes.word_features(guess, lengths, slots_bytes, slots_counts, self._pieces)
-            self._features[key] = features
+    def _fields(self, spacing: tuple, guess: str, black: int, white: int) -> list | None:
+        """:func:`probes.fields` of an answer under a spacing; each slot's features kept by its
+        piece of the guess (shared by the spacings with a word of that length there)."""
+        if len(self._pieces) > FEATURE_CACHE:
+            self._pieces.clear()
+        lengths = np.array(spacing)
+        features = probes.word_features(guess, lengths, [self.class_bytes[l] for l in spacing],
+                                        [self.class_counts[l] for l in spacing], self._pieces)
         return probes.fields(features, guess, black, white, lengths)
 
     def _phrases(self, search: TupleSearch, tuples: np.ndarray) -> np.ndarray:
