@@ -92,3 +92,22 @@ def test_a_middle_of_several_slots_counts_and_lists_like_brute_force(seed):
     estimated = search(feats, target, budget=0)
     if fit:
         assert {tuple(t) for t in estimated.sample(20, np.random.default_rng(seed)).tolist()} <= fit
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_deferred_middle_slots_estimate_the_count_and_draw_only_fitting_tuples(seed, monkeypatch):
+    """Seven and eight words in the middle of a game: a middle slot whose level would be too large
+    is drawn alone (deferred); the estimate stays close and its draws fit and cover the tuples."""
+    monkeypatch.setattr("hbs.strategies.levels.LEVEL_BUDGET", 0)
+    feats, target = instance(300 + seed, n_min=7, n_max=8, rows=4, value=2, fields=4)
+    fit = brute(feats, target)
+    found = search(feats, target)
+    if not fit:  # (an empty slot)
+        assert found.count == 0
+        return
+    assert len(found._deferred) == len(feats) - 6
+    assert not found.exact and not found.loose
+    assert abs(found.count - len(fit)) <= 0.1 * len(fit)
+    drawn = Counter(tuple(t) for t in found.sample(20 * len(fit), np.random.default_rng(seed)).tolist())
+    assert set(drawn) <= fit
+    assert len(drawn) >= 0.9 * len(fit) and max(drawn.values()) < 60
