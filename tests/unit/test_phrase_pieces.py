@@ -8,6 +8,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,19 @@ def test_hypotheses_are_every_length_tuple_with_its_phrase_count():
     lengths, weights = spacing.hypotheses(dict(sizes), 3, 11)
     brute = Counter(tuple(len(w) for w in p) for p in itertools.product(WORDS, repeat=3) if len(" ".join(p)) == 11)
     assert {tuple(r): w for r, w in zip(lengths.tolist(), weights)} == brute
+
+
+@pytest.mark.parametrize("n_words", [1, 3, 6, 8])
+def test_hypotheses_list_the_product_in_order_with_exact_weights(n_words):
+    """Against itertools and Python's exact integers: eight words of classes of about 1,100 words
+    weigh up to 2**81, beyond float64's exact integers (the float of the exact product is expected)."""
+    sizes = {3: 1109, 4: 1297, 5: 1013, 7: 977, 9: 1511} if n_words > 1 else {2: 5, 6: 10**9}
+    for length in (None, 3 * n_words + n_words - 1):
+        lengths, weights = spacing.hypotheses(sizes, n_words, length)
+        combos = [c for c in itertools.product(sorted(sizes), repeat=n_words)
+                  if length is None or sum(c) + n_words - 1 == length]
+        assert lengths.tolist() == [list(c) for c in combos]
+        assert weights.tolist() == [float(math.prod(sizes[l] for l in c)) for c in combos]
 
 
 @given(st.text(alphabet=" -", min_size=1, max_size=20))

@@ -9,25 +9,32 @@ it holds (the product of the word-list's class sizes), since all phrases are equ
 
 from __future__ import annotations
 
-import itertools
-import math
-
 import numpy as np
 
 
 def hypotheses(class_sizes: dict[int, int], n_words: int, length: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Every tuple of word lengths (``int64[H, n]``) with its prior weight (``float64[H]``).
+    """Every tuple of word lengths (``int64[H, n]``, in ``itertools.product`` order) with its prior
+    weight (``float64[H]``: the float of the exact product of its class sizes).
 
     With ``length``, only tuples whose phrase (spaces included) has that length.
     """
-    sizes = sorted(class_sizes)
-    rows, weights = [], []
-    for combo in itertools.product(sizes, repeat=n_words):
-        if length is not None and sum(combo) + n_words - 1 != length:
-            continue
-        rows.append(combo)
-        weights.append(float(math.prod(class_sizes[l] for l in combo)))  # (int64 would overflow: 1,779**6)
-    return np.array(rows, dtype=np.int64).reshape(-1, n_words), np.array(weights)
+    sizes = np.array(sorted(class_sizes), dtype=np.int64)
+    counts = np.array([class_sizes[int(l)] for l in sizes], dtype=np.int64)
+    index = np.indices((len(sizes),) * n_words, dtype=np.int8).reshape(n_words, -1).T
+    if length is not None:
+        total = np.zeros(len(index), dtype=np.int64)
+        for c in range(n_words):
+            total += sizes[index[:, c]]
+        index = index[total + n_words - 1 == length]
+    # each half's product is exact in float64 (below 2**53), so their float product is the float
+    # of the exact product (an int64 of all n would overflow: 1,779**6)
+    half = (n_words + 1) // 2
+    if len(counts) and int(counts.max()) ** half >= 2**53:
+        raise ValueError(f"classes of up to {int(counts.max()):,} words are too large for {n_words}-word weights")
+    products = [np.ones(len(index), dtype=np.int64) for _ in range(2)]
+    for c in range(n_words):
+        products[c >= half] *= counts[index[:, c]]
+    return sizes[index], products[0].astype(np.float64) * products[1].astype(np.float64)
 
 
 def space_positions(lengths: np.ndarray) -> np.ndarray:
@@ -66,18 +73,18 @@ def design_space_probe(
         groups = np.zeros(len(lengths), dtype=np.int64)
     n_groups = int(groups.max()) + 1 if len(groups) else 1
     spaces = space_positions(lengths)
-    hit = np.zeros((len(lengths), width), dtype=np.int64)
+    hit = np.zeros((width, len(lengths)), dtype=np.int8)  # (a position holds one space at most)
     for k in range(spaces.shape[1]):
         inside = spaces[:, k] < width
-        hit[np.flatnonzero(inside), spaces[inside, k]] += 1
+        hit[spaces[inside, k], np.flatnonzero(inside)] = 1
     chosen = np.zeros(width, dtype=bool)
     counts = np.zeros(len(lengths), dtype=np.int64)
     best = _entropy_by_group(counts, groups, weights, n_groups)
-    useful = np.flatnonzero(hit.any(axis=0))
+    useful = np.flatnonzero(hit.any(axis=1))
     for _ in range(passes):
         improved = False
         for pos in useful:
-            step = -hit[:, pos] if chosen[pos] else hit[:, pos]
+            step = -hit[pos] if chosen[pos] else hit[pos]
             score = _entropy_by_group(counts + step, groups, weights, n_groups)
             if score > best + 1e-12:
                 best, counts = score, counts + step
