@@ -15,6 +15,7 @@ Phases (the ``phase`` a bot reports):
 from __future__ import annotations
 
 import hashlib
+import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -34,6 +35,9 @@ from .packing import MAX_FIELD, TupleSearch, pack
 
 FEATURE_CACHE = 20_000  # slot features (by piece of a guess) kept before the cache is emptied
 KEPT_SEARCHES = 64  # (spacing, answers) fields and searches kept (the latest) when a count begins
+#: Seconds the set-up's warm-up game may take (``hbs run`` allows set-up 120 s by default; a six-word
+#: game took 142 s on a busy core, a seven-word one 80-90 s on two).
+WARM_SECONDS = 60.0
 LEAST_WEIGHT = 1e-6  # an estimated spacing keeps at least this weight: only a count of zero rules it out
 
 
@@ -46,6 +50,9 @@ class Settings:
     sample: int | None = None
     mixture_share: float = 0.05  # leave out of a probe's sample the spacings under this share
     refresh_batch: int = 2  # spacings counted at a time (fixed: the guesses must not depend on the cores)
+    # spacings counted a guess at most, the most likely (seven and eight words: 3,700 and 18,000
+    # fit the first answer; counting them all took 15 and 74 s, and 1 and 5 GB)
+    max_counted: int = 1000
     enumerate_below: int = 4000  # list the phrases once at most this many fit
     score_secrets: int = 1500  # candidates the p2 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p2 guesses
@@ -86,16 +93,17 @@ class State:
 #: budgets, by words a phrase (3 words of 100,000: 470 MB, 3-8 s a game; 4 words of 10,000: 520 MB,
 #: 7-8 s a game, of 100,000: 7.6 GB and two minutes a guess; 5 words of 7,776: 1 GB, 2-8 s a guess;
 #: 6 words of 7,776: up to 7 s a guess under `hbs run`).
-MAX_WORDS = {3: 100_000, 4: 10_000, 5: 7_776, 6: 7_776}
+MAX_WORDS = {3: 100_000, 4: 10_000, 5: 7_776, 6: 7_776, 7: 7_776, 8: 7_776}
 #: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
 #: five words) the level search counts them (3 words of 60,000: 230 MB, 2.4 s a game; 4 words of
 #: 10,000 grew past 8 GB).
 TUPLE_WORDS = {1: float("inf"), 2: float("inf"), 3: 60_000, 4: 2_048}
-#: Seven words would need a middle of three slots, whose third level (millions of sums times a
-#: slot's rows) takes billions of steps.
-MAX_PHRASE_WORDS = 6
-#: Spacings (word-length tuples) the first guess is designed over: (length classes) ** words.
-MAX_SPACINGS = 200_000
+#: The game's range (seven and eight words: a middle of three or four slots, whose levels past the
+#: second are drawn rather than counted in the middle of a game, see ``levels.LEVEL_BUDGET``).
+MAX_PHRASE_WORDS = 8
+#: Spacings (word-length tuples) the first guess is designed over: (length classes) ** words
+#: (eight words of seven lengths, 5,764,801: 1.4 GB and 1 s).
+MAX_SPACINGS = 6_000_000
 
 
 def decline(game: PhraseGame) -> None:
@@ -152,15 +160,20 @@ class PhraseBreaker:
         self._is_probe: dict[str, bool] = {}
         self.first_guess = self._design_first()
 
-    def warm(self, max_guesses: int = 30) -> None:
+    def warm(self, max_guesses: int = 30, seconds: float = WARM_SECONDS) -> None:
         """Play one game against a phrase of the list, so that numba compiles (or loads) every
-        kernel now, in the bot's setup, and not in a game's first guesses.  The memos it fills hold
-        what any game with the same history would compute: the guesses do not change."""
+        kernel now, in the bot's setup, and not in a game's first guesses; stop after ``seconds``
+        (a long phrase's game can take longer than setup's allowance: the kernels it did not reach
+        compile in the first game).  The memos it fills hold what any game with the same history
+        would compute: the guesses do not change."""
         from ..rule import grade
 
         secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
         history: list[tuple[str, int, int]] = []
+        deadline = time.monotonic() + seconds
         for _ in range(max_guesses):
+            if time.monotonic() > deadline:
+                return
             guess = self.guess(tuple(history))[0]
             if guess == secret:
                 return
@@ -310,24 +323,29 @@ class PhraseBreaker:
             # and in a pool the threads fought over the GIL (25-30% slower on 1 and on 2 threads)
             threads = numba.get_num_threads() if self._searcher is LevelSearch else 1
             run = stack.enter_context(ThreadPoolExecutor(threads)).map if threads > 1 else map
+            # most likely first (a spacing's weight changes only once it is counted: one order serves)
+            order = np.argsort(-weights, kind="stable")
+            order = order[weights[order] > 0]
+            total = 0
             while True:
-                pending = [int(i) for i in np.argsort(-weights, kind="stable") if int(i) not in done and weights[i] > 0]
-                total = sum(s.count for s in done.values())
+                pending = order[len(done) :]
                 shrink = float(self._shrink(ratios)) if ratios else 1.0
-                rest = float(np.maximum(weights[pending] * shrink, LEAST_WEIGHT).sum()) if pending else 0.0
-                if not pending or (total > 0 and rest < self.settings.mixture_share * total):
+                rest = float(np.maximum(weights[pending] * shrink, LEAST_WEIGHT).sum()) if len(pending) else 0.0
+                if not len(pending) or (total > 0 and rest < self.settings.mixture_share * total) \
+                        or len(done) >= self.settings.max_counted:
                     break
-                picked = pending[:batch]
+                picked = [int(i) for i in pending[:batch]]
                 for i, search in zip(picked, run(lambda i: self._search(state, state.lengths[i]), picked)):
                     done[i] = search
+                    total += search.count
                     ratios.append(search.count / weights[i])
                     weights[i] = search.count
-        if pending:  # an estimate never rules a spacing out: only a count of zero does
+        if len(pending):  # an estimate never rules a spacing out: only a count of zero does
             weights[pending] = np.maximum(weights[pending] * shrink, LEAST_WEIGHT)
         live = weights > 0
         state = replace(state, lengths=state.lengths[live], weights=weights[live])
         searches = [done[i] for i in sorted(done) if done[i].count]
-        return searches, total, int(np.ceil(rest)) if pending else 0, state
+        return searches, total, int(np.ceil(rest)) if len(pending) else 0, state
 
     def _search(self, state: State, lengths: np.ndarray) -> TupleSearch | LevelSearch:
         answers = tuple(o for o in state.observations if self._factorizable(o[0]))  # the others: see _listed
