@@ -92,8 +92,10 @@ class State:
 #: The largest word lists measured to play every game within a 4 GB worker and the default time
 #: budgets, by words a phrase (3 words of 100,000: 470 MB, 3-8 s a game; 4 words of 10,000: 520 MB,
 #: 7-8 s a game, of 100,000: 7.6 GB and two minutes a guess; 5 words of 7,776: 1 GB, 2-8 s a guess;
-#: 6 words of 7,776: up to 7 s a guess under `hbs run`).
-MAX_WORDS = {3: 100_000, 4: 10_000, 5: 7_776, 6: 7_776, 7: 7_776, 8: 7_776}
+#: 6 words of 7,776: up to 7 s a guess under `hbs run`; 7 words of 7,776: 1.1 GB, up to 15 s a
+#: guess under `hbs run`, within a game's bank; 8 words of 1,024: up to 13 s a guess; of 2,048: a
+#: MemoryError in the exact meeting, 1 game of 2; of 7,776: 14 to 22 s a guess, 2.2 GB).
+MAX_WORDS = {3: 100_000, 4: 10_000, 5: 7_776, 6: 7_776, 7: 7_776, 8: 1_024}
 #: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
 #: five words) the level search counts them (3 words of 60,000: 230 MB, 2.4 s a game; 4 words of
 #: 10,000 grew past 8 GB).
