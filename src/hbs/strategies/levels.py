@@ -329,8 +329,10 @@ class LevelSearch:
         self._count = 0.0
         self._meetings = tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
         self._weights = np.zeros(0)
-        #: middle slots drawn alone rather than counted into a level (see LEVEL_BUDGET)
+        #: middle slots drawn alone rather than counted into a level (see LEVEL_BUDGET), and their
+        #: distinct rows behind each meeting (``int64[meetings, deferred]``)
         self._deferred: list[int] = []
+        self._deferred_rows = np.zeros((0, 0), dtype=np.int64)
         order = sorted(range(self.n), key=lambda j: (len(self._distinct[j].keys), j))
         #: the slots of the middle: those with fewest distinct rows, one, or all but four
         self.middle = order[: max(1, self.n - 2 * SIDE_SLOTS)]
