@@ -111,3 +111,18 @@ def test_deferred_middle_slots_estimate_the_count_and_draw_only_fitting_tuples(s
     drawn = Counter(tuple(t) for t in found.sample(20 * len(fit), np.random.default_rng(seed)).tolist())
     assert set(drawn) <= fit
     assert len(drawn) >= 0.9 * len(fit) and max(drawn.values()) < 60
+
+
+@pytest.mark.parametrize("steps, expected", [(float("inf"), "fewest"), (0, "most")])
+def test_the_focus_is_the_middle_or_the_widest_slot_of_a_slow_side(steps, expected, monkeypatch):
+    """The slot an estimated count's probe sorts out: the widest of the middle (four words: the slot
+    with fewest distinct rows) while the sides' levels are quick to build; the widest slot of the
+    side whose levels took over FOCUS_STEPS steps (four words: the widest of all, in the pair side)."""
+    monkeypatch.setattr("hbs.strategies.levels.FOCUS_STEPS", steps)
+    rng = np.random.default_rng(5)
+    feats = [np.repeat(rng.permutation(d), 2)[:, None].astype(np.uint8) for d in (9, 3, 12, 6)]  # one field
+    target = np.array([13])  # every row of every slot can fit (the others add 0 to at least 13)
+    distinct = [len(np.unique(f, axis=0)) for f in feats]
+    found = search(feats, target)
+    assert found.count == len(brute(feats, target))
+    assert found.focus == (int(np.argmin(distinct)) if expected == "fewest" else int(np.argmax(distinct)))

@@ -39,6 +39,9 @@ SIDE_SLOTS = 2
 #: most this many steps (sums below times the slot's rows); otherwise it is *deferred*: drawn
 #: alone, and the count estimated (seven words: the third level grew to 27 million sums, 49 s).
 LEVEL_BUDGET = 4e6
+#: A side's levels that took over this many steps to build (about 3 s) are where a guess's time
+#: goes: an estimated count's probe then sorts out that side's widest slot (see ``LevelSearch.focus``).
+FOCUS_STEPS = 2e7
 
 
 @njit(cache=True, inline="always")
@@ -412,9 +415,21 @@ class LevelSearch:
         return True
 
     @property
-    def widest_middle(self) -> int:
-        """The middle slot with most distinct rows (the first of the middle on a tie)."""
-        return max(self.middle, key=lambda j: len(self._distinct[j].keys))
+    def focus(self) -> int:
+        """The slot whose rows a probe should sort out while the count is estimated: the widest
+        slot (most distinct rows; the first on a tie) of the middle, which the exact meeting's
+        steps grow with, or, where a side's level took over ``FOCUS_STEPS`` steps to build, of
+        that side, which the time then goes to (four words of 100,000: a pair level of 6.7 million
+        sums, 49 s a guess, with the letters over the middle word; 2-8 s with them over the side)."""
+        def widest(slots: list[int]) -> int:
+            return max(slots, key=lambda j: len(self._distinct[j].keys))
+
+        steps, side = max((self._steps(side), i) for i, side in enumerate((self._left, self._right)))
+        return widest((self._left, self._right)[side].slots) if steps > FOCUS_STEPS else widest(self.middle)
+
+    def _steps(self, side: _Side) -> float:
+        """The steps the levels of ``side`` past its first took to build (sums below times the slot's rows)."""
+        return float(sum(len(side.keys[k]) * len(self._distinct[j].keys) for k, j in enumerate(side.slots) if k))
 
     @property
     def count(self) -> int:
