@@ -256,7 +256,8 @@ def _fields(packed: np.ndarray) -> np.ndarray:
 
 class _Side:
     """One side's levels: ``keys[k]``, ``counts[k]``, ``tables[k]`` after its first ``k`` slots
-    (``first``: the first slot's distinct row behind each sum of level 1)."""
+    (``first``: the first slot's distinct row behind each sum of level 1; ``steps``: what building
+    the levels past the first took, sums below times the slot's rows)."""
 
     def __init__(self, words: int):
         self.slots: list[int] = []
@@ -264,6 +265,7 @@ class _Side:
         self.counts = [np.ones(1)]
         self.tables = [build_table(self.keys[0])]
         self.first = np.zeros(0, dtype=np.int64)
+        self.steps = 0
 
     def add(self, slot: int, d: _Distinct, high: np.ndarray, low: np.ndarray) -> None:
         """The next level: the sums so far with one more slot's rows, every field within
@@ -274,6 +276,7 @@ class _Side:
             keys, counts = d.keys[self.first], d.sizes[self.first].astype(np.float64)
             table = build_table(keys)
         else:
+            self.steps += len(self.keys[-1]) * len(d.keys)
             keys, counts, table = combine(self.keys[-1], self.counts[-1], d.keys, d.sizes.astype(np.float64),
                                           _packed(high), _packed(low))
         self.slots.append(slot)
@@ -425,12 +428,8 @@ class LevelSearch:
         def widest(slots: list[int]) -> int:
             return max(slots, key=lambda j: len(self._distinct[j].keys))
 
-        steps, side = max((self._steps(side), i) for i, side in enumerate((self._left, self._right)))
+        steps, side = max((side.steps, i) for i, side in enumerate((self._left, self._right)))
         return widest((self._left, self._right)[side].slots) if steps > FOCUS_STEPS else widest(self.middle)
-
-    def _steps(self, side: _Side) -> float:
-        """The steps the levels of ``side`` past its first took to build (sums below times the slot's rows)."""
-        return float(sum(len(side.keys[k]) * len(self._distinct[j].keys) for k, j in enumerate(side.slots) if k))
 
     @property
     def count(self) -> int:
