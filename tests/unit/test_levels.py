@@ -10,6 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from hbs.strategies import levels
 from hbs.strategies.levels import LevelSearch
 from hbs.strategies.packing import pack
 
@@ -126,3 +127,36 @@ def test_the_focus_is_the_middle_or_the_widest_slot_of_a_slow_side(steps, expect
     found = search(feats, target)
     assert found.count == len(brute(feats, target))
     assert found.focus == (int(np.argmin(distinct)) if expected == "fewest" else int(np.argmax(distinct)))
+
+
+def reference_level(prev, prev_counts, rows, sizes, high, low):
+    """``levels.combine`` by a dictionary: each in-bounds sum of (a sum below, a slot row), in the
+    order of its first pair, with the tuples behind it."""
+    level: dict[tuple, float] = {}
+    for p, d in itertools.product(range(len(prev)), range(len(rows))):
+        s = prev[p].astype(int) + rows[d]
+        if (s <= high).all() and (s >= low).all():
+            level[tuple(s)] = level.get(tuple(s), 0.0) + prev_counts[p] * sizes[d]
+    return level
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_level_is_every_in_bounds_sum_in_first_seen_order(seed):
+    """The bucketed aggregation (sums grouped by a few fields' values, each group in its own table,
+    then put back in first-seen order) against a dictionary, across bucket counts: the steps per
+    bucket range from thousands down to a handful, and one or several packed words."""
+    rng = np.random.default_rng(seed)
+    fields = int(rng.integers(1, 20))
+    prev = rng.integers(0, 6, (int(rng.integers(1, 60)), fields)).astype(np.uint8)
+    rows = rng.integers(0, 6, (int(rng.integers(1, 60)), fields)).astype(np.uint8)
+    prev_counts = rng.integers(1, 5, len(prev)).astype(np.float64)
+    sizes = rng.integers(1, 4, len(rows)).astype(np.float64)
+    high = rng.integers(4, 12, fields)
+    low = np.maximum(0, high - rng.integers(2, 12, fields))
+    want = reference_level(prev, prev_counts, rows, sizes, high, low)
+    for bucket_steps in (1.0, 8.0, float(levels.BUCKET_STEPS)):
+        keys, counts, table = levels.combine(pack(prev), prev_counts, pack(rows), sizes, levels._packed(high),
+                                             levels._packed(low), bucket_steps)
+        got = {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))}
+        assert list(got) == list(want) and got == want
+        assert all(levels._lookup(table, keys, keys[i]) == i for i in range(len(keys)))
