@@ -257,12 +257,12 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
     for a in range(a_keys.shape[0]):
         if not _residual(target, a_keys[a], r1):
             continue
+        while n + d_keys.shape[0] > ai.shape[0]:  # room for this row's meetings (not in the loop: see _bucket)
+            ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
         for d in range(d_keys.shape[0]):
             if _residual(r1, d_keys[d], r2):
                 g = _lookup(b_table, b_keys, r2)
                 if g >= 0:
-                    if n == ai.shape[0]:
-                        ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
                     ai[n] = a
                     di[n] = d
                     bi[n] = g
@@ -312,12 +312,12 @@ def branches(states: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_t
     n = 0
     for i in range(states.shape[0]):
         key = keys[states[i]]
+        while n + d_keys.shape[0] > src.shape[0]:  # room for this sum's steps (not in the loop: see _bucket)
+            src, parents, rows = _grown(src, n), _grown(parents, n), _grown(rows, n)
         for d in range(d_keys.shape[0]):
             if _residual(key, d_keys[d], r):
                 p = _lookup(prev_table, prev_keys, r)
                 if p >= 0:
-                    if n == src.shape[0]:
-                        src, parents, rows = _grown(src, n), _grown(parents, n), _grown(rows, n)
                     src[n] = i
                     parents[n] = p
                     rows[n] = d
