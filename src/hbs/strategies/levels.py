@@ -174,13 +174,26 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
     return m
 
 
-@njit(cache=True, nogil=True)
 def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
             high: np.ndarray, low: np.ndarray, bucket_steps: float = BUCKET_STEPS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The next level: distinct sums ``p + d`` (a sum of the level below, a distinct row of the slot)
     with ``low <= sum <= high`` in every field, and the tuples behind each
     (``sum of prev_counts[p] * d_sizes[d]``), in the order of their first ``(p, d)``.  Returns keys,
     counts and their hash table.  (``bucket_steps``: see ``BUCKET_STEPS``.)"""
+    keys, counts, firsts = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps)
+    # numpy's sort and take (vectorized): 1.1 and 0.2 s on 9 million sums, numba's argsort and a gather 2.9 and 0.7
+    order = np.argsort(firsts)
+    keys, counts = np.take(keys, order, axis=0), np.take(counts, order)
+    size = 4096
+    while 2 * len(keys) > size:
+        size *= 2
+    return keys, counts, _rehash(keys, len(keys), size)
+
+
+@njit(cache=True, nogil=True)
+def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
+                high: np.ndarray, low: np.ndarray, bucket_steps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`combine`'s sums, counts and first steps (``p * len(d_keys) + d``), bucket by bucket."""
     words = high.shape[0]
     n_fields = FIELDS_PER_WORD * words
     room = np.empty(words, dtype=np.uint64)
@@ -236,12 +249,7 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
             firsts[n] = t_first[slot]
             t_first[slot] = -1
             n += 1
-    order = np.argsort(firsts[:n])
-    keys, counts = keys[order], counts[order]
-    size = 4096
-    while 2 * n > size:
-        size *= 2
-    return keys, counts, _rehash(keys, n, size)
+    return keys[:n], counts[:n], firsts[:n]
 
 
 @njit(cache=True, nogil=True)
