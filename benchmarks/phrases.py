@@ -5,6 +5,8 @@
     python benchmarks/phrases.py --words data/words.txt --generate 1000 --seed 5   # a fresh phrase set
     python benchmarks/phrases.py --cold ...            # empty numba's cache first: compile time included
     python benchmarks/phrases.py --words /usr/share/dict/ngerman --sample-words 5000 --generate 100   # a scheme
+    python benchmarks/phrases.py --words /usr/share/dict/american-english-large --sample-words 100000 --n-words 4 \
+        --generate 5 --seed 21                        # four words of 100,000: the slowest guess
 
 Runs the bot in this process through the same runner as `hbs run`; `--limit N` plays the first N.
 """
@@ -93,6 +95,10 @@ def main() -> None:
     print(f"seconds:   {games / len(secrets):.4f} a phrase in games (first game {records[0].seconds:.2f} s: numba "
           f"compiles or loads its kernels there); start-up (imports, setup) {setup:.2f} s; "
           f"all {(time.perf_counter() - start) / len(secrets):.4f} a phrase")
+    later = records[1:] or records  # the first game compiles numba's kernels
+    slowest = max((step.seconds for r in later for step in r.steps), default=0.0)
+    print(f"guesses:   the slowest {slowest:.2f} s, the slowest game {max(r.seconds for r in later):.2f} s (the first "
+          f"game left out; `hbs run` allows 10 s a guess and a 30 s bank a game)")
     print(f"memory:    peak {peak:.0f} MB")
 
 
