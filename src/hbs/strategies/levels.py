@@ -222,7 +222,7 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
     firsts = np.empty(1024, dtype=np.int64)
     n = 0
     for v in range(buckets):
-        outside = False  # the bucket's own fields within the bounds?
+        outside = False  # is a field of the bucket's own outside the bounds?
         for c in range(chosen.shape[0]):
             f = chosen[c]
             value = (v // place[c]) % (p_most[f] - p_least[f] + d_most[f] - d_least[f] + 1) + p_least[f] + d_least[f]
