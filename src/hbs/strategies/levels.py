@@ -39,9 +39,10 @@ SIDE_SLOTS = 2
 #: most this many steps (sums below times the slot's rows); otherwise it is *deferred*: drawn
 #: alone, and the count estimated (seven words: the third level grew to 27 million sums, 49 s).
 LEVEL_BUDGET = 4e6
-#: A side's levels that took over this many steps to build (4 to 8 s: 190-380 ns a step, most of it
-#: the hash table's memory) are where a guess's time goes: an estimated count's probe then sorts out
-#: that side's widest slot (see ``LevelSearch.focus``).
+#: A side's levels that took over this many steps to build (4 to 8 s at 190-380 ns a step before
+#: the bucketed levels below; since, 40 ns a step where sums repeat, up to 300 where nearly all are
+#: distinct) are where a guess's time goes: an estimated count's probe then sorts out that side's
+#: widest slot (see ``LevelSearch.focus``).
 FOCUS_STEPS = 2e7
 
 
