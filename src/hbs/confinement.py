@@ -17,6 +17,7 @@ no sockets but unix ones, no ptrace) and resource limits (address space, file si
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import resource
 import shutil
@@ -274,6 +275,10 @@ def apply(payload: dict | None, memory_mb: int | None) -> None:
 
     if payload.get("cache"):
         os.environ["NUMBA_CACHE_DIR"] = payload["cache"]
+    # numba's threading layer takes a cross-process lock (a POSIX semaphore in /dev/shm) when new processes
+    # would fork; a confined worker may not write there (under Landlock /dev/shm is the host's, shared by
+    # every bot) and numba would warn on stderr. Under "spawn" it takes none: the worker is one process.
+    multiprocessing.set_start_method("spawn", force=True)
     for which, value in ((resource.RLIMIT_FSIZE, FILE_MB << 20), (resource.RLIMIT_NOFILE, OPEN_FILES),
                          (resource.RLIMIT_CORE, 0)):
         resource.setrlimit(which, (value, value))

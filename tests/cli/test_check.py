@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from hbs import landlock
+
 BROKEN = Path(__file__).resolve().parents[1] / "bots" / "broken"
 
 
@@ -39,6 +41,14 @@ def test_the_bundled_bots_pass(bot, games):
         assert found[f"plays {game}"]["ok"] and "re-graded" in found[f"plays {game}"]["detail"]
         assert found[f"deterministic {game}"]["ok"]
     assert found["prints"]["detail"] == "nothing on stderr"
+
+
+@pytest.mark.skipif(landlock.abi() < 1, reason="the kernel has no Landlock")
+def test_a_threaded_bot_prints_nothing_under_landlock():
+    """knuth's kernels start numba's threads, whose lock wanted a semaphore in /dev/shm (not writable there)."""
+    code, report, err = check("knuth", "--sandbox", "landlock")
+    assert code == 0 and report["ok"], err
+    assert rules(report)["prints"]["detail"] == "nothing on stderr"
 
 
 @pytest.mark.parametrize("bot, rule, why", [
