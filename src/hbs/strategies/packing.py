@@ -78,31 +78,45 @@ def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarra
 
     Returns ``uint64[R, K]`` packed sums and ``int32[R, 2]`` word indices (second column unused for 1 slot).
     """
-    words = target.shape[0]
-    cap = max(1, min(pc.shape[0] * (pd.shape[0] if n_right == 2 else 1), start_rows))
-    keys = np.empty((cap, words), dtype=np.uint64)
+    per = pd.shape[0] if n_right == 2 else 1
+    cap = max(1, min(pc.shape[0] * per, start_rows))
+    keys = np.empty((cap, target.shape[0]), dtype=np.uint64)
     tuples = np.zeros((cap, 2), dtype=np.int32)
-    scratch = np.empty(words, dtype=np.uint64)
-    n = 0
-    for a in range(pc.shape[0]):
-        if not _residual(target, pc[a], scratch):
-            continue
-        while n + (pd.shape[0] if n_right == 2 else 1) > keys.shape[0]:  # room for this row's pairs
+    n, a = 0, 0
+    while a < pc.shape[0]:
+        while n + per > keys.shape[0]:
             keys = _grown(keys, n)
             tuples = _grown(tuples, n)
+        end = min(pc.shape[0], a + (keys.shape[0] - n) // per)  # rows whose tuples surely fit
+        n = _right_rows(pc, pd, n_right, target, a, end, keys, tuples, n)
+        a = end
+    return keys[:n].copy(), tuples[:n].copy()
+
+
+@njit(cache=True, nogil=True)
+def _right_rows(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray, a0: int, a1: int,
+                keys: np.ndarray, tuples: np.ndarray, n: int) -> int:
+    """The tuples of rows ``a0 .. a1`` of ``pc``, written from row ``n`` on (the caller made room); the next
+    free row.  Its own kernel, arrays never reallocated and rows copied field by field: otherwise numba
+    counts references on every step (atomic; ten times this loop's own work)."""
+    scratch = np.empty(target.shape[0], dtype=np.uint64)
+    for a in range(a0, a1):
+        if not _residual(target, pc[a], scratch):
+            continue
         if n_right == 1:
-            keys[n] = pc[a]
+            for k in range(target.shape[0]):
+                keys[n, k] = pc[a, k]
             tuples[n, 0] = a
             n += 1
             continue
         for b in range(pd.shape[0]):
-            for k in range(words):
+            for k in range(target.shape[0]):
                 keys[n, k] = pc[a, k] + pd[b, k]
             if _residual(target, keys[n], scratch):
                 tuples[n, 0] = a
                 tuples[n, 1] = b
                 n += 1
-    return keys[:n].copy(), tuples[:n].copy()
+    return n
 
 
 @njit(cache=True, nogil=True)
