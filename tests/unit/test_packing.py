@@ -46,6 +46,24 @@ def test_search_finds_exactly_the_tuples_that_sum_to_the_target(problem, seed):
     assert len(drawn) == min(3, len(expected)) and all(tuple(t) in set(expected) for t in drawn.tolist())
 
 
+@given(st.integers(3, 4), st.integers(2, 11), st.integers(0, 2**32))
+@settings(max_examples=200)
+def test_searches_sharing_slots_list_what_a_search_alone_lists(n_slots, n_fields, seed):
+    """Spacings counted after the same answers share a slot's rows (``shared``): a search that takes
+    them from another's lists the same tuples in the same order, also where the other sorted the slot
+    by another field (another target) or held it at another place."""
+    rng = np.random.default_rng(seed)
+    slots = [rng.integers(0, 4, size=(int(rng.integers(3, 9)), n_fields)).astype(np.uint8) for _ in range(n_slots)]
+    target = sum(s[rng.integers(len(s))].astype(np.int64) for s in slots)
+    packed = [pack(s) for s in slots]
+    alone = TupleSearch(packed, pack(target[None, :].astype(np.uint8))[0]).all()
+    shared: dict = {}
+    TupleSearch(packed[::-1], pack(target[None, :].astype(np.uint8))[0], shared=shared)
+    TupleSearch(packed, pack(target[None, ::-1].astype(np.uint8))[0], shared=shared)
+    again = TupleSearch(packed, pack(target[None, :].astype(np.uint8))[0], shared=shared).all()
+    assert again.shape == alone.shape and (again == alone).all()
+
+
 @given(st.integers(1, 4), st.integers(1, 11), st.data())
 @settings(max_examples=300)
 def test_a_search_refined_from_its_parent_equals_one_from_scratch(n_slots, n_fields, data):

@@ -164,6 +164,7 @@ class PhraseBreaker:
         self._guesses: dict[tuple, tuple[str, str, int]] = {}
         self._pieces: dict[tuple, np.ndarray] = {}  # a slot's features by its piece of a guess; see _fields
         self._kept: dict[tuple, tuple] = {}  # (spacing, factorizable answers) -> (Fields, search); see _counted
+        self._shared: dict[tuple, object] = {}  # a count's slots by their rows (spacings share them); see _refresh
         self._is_probe: dict[str, bool] = {}
         self.first_guess = self._design_first()
 
@@ -320,6 +321,7 @@ class PhraseBreaker:
         """
         for old in list(self._kept)[: max(0, len(self._kept) - KEPT_SEARCHES)]:  # the oldest first
             del self._kept[old]
+        self._shared.clear()  # slots shared by this count's spacings only: the next answer changes them
         weights = state.weights.astype(float)
         done: dict[int, TupleSearch] = {}
         ratios: list[float] = []
@@ -381,7 +383,7 @@ class PhraseBreaker:
             fields = None if before is None else self._with_answer(spacing, before, answers[-1])
         if fields is not None and self._searcher is TupleSearch:
             search = TupleSearch(fields.slots, fields.target, slot_words=slots, lengths=np.array(spacing),
-                                 parent=parent if answers else None)
+                                 parent=parent if answers else None, shared=self._shared)
         self._kept[key] = (fields, search)
         return fields, search
 
