@@ -244,6 +244,8 @@ def play_isolated(contestant: Contestant, game_name: str, secret: str) -> GameRe
         bank -= max(0.0, spent - budgets.guess_timeout)
         if "error" in reply or "unsupported" in reply:
             record.status, record.error = Status.ERROR, str(reply.get("error") or reply.get("unsupported"))
+            if reply.get("spent"):  # out of memory: the next game gets a fresh worker (and set-up)
+                contestant.reset()
             break
         guess, problem = read_reply(reply)
         if _take(record, oracle, guess, problem, spent):

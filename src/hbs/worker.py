@@ -10,7 +10,8 @@ entry_point}, "options": {...}, "game": {...}, "memory_mb": M, "threads": T, "co
 confines itself as ``confine`` says (:func:`hbs.confinement.apply`: caps, Landlock, seccomp) and
 caps numba's threads.  Replies: ``{"ok": true}``, ``{"summary": ..., "error": ...}``, ``{"guess":
 ..., "remaining": ..., "phase": ...}``, ``{"invalid": why}``, ``{"error": last lines of the
-traceback}``, ``{"unsupported": why}``.
+traceback}`` (with ``"spent": true`` after a MemoryError: the runner replaces the worker),
+``{"unsupported": why}``.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ def main() -> None:
             reply = {"error": str(exc), "exit_code": exc.exit_code}
         except Exception as exc:  # the bot's own failure: reported, the worker goes on
             reply = {"error": last_lines(exc)}
+            if isinstance(exc, MemoryError):  # at its cap, where what it keeps may fail every later game
+                reply["spent"] = True  # the runner plays the next game in a fresh worker
         data = (json.dumps(reply) + "\n").encode()
         while data:
             data = data[os.write(protocol, data):]

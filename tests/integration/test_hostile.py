@@ -79,6 +79,15 @@ def test_a_bot_that_allocates_64_gb(tmp_path):
     assert all(r.status == "error" and "MemoryError" in r.error for r in records)
 
 
+def test_a_bot_out_of_memory_loses_that_game_only(tmp_path):
+    """What a bot keeps after a MemoryError may hold its process at the cap: the next game gets a fresh
+    worker. leaky keeps memory when 1111 gets no black (2345), and needs 512 MB of scratch a guess."""
+    secrets = ["2345", "1111", "1234", "1212", "1221"]
+    _, records, _ = run(tmp_path, "leaky", "--memory", "2048", "--workers", "1", secrets=secrets)
+    assert records[0].status == "error" and "MemoryError" in records[0].error
+    assert [r.status for r in records[1:]] == ["solved"] * 4  # the same worker: each one an error
+
+
 def test_a_failure_ends_only_its_own_game(tmp_path):
     summary, records, _ = run(tmp_path, "moody", *FAST)
     for r in records:
