@@ -55,7 +55,7 @@ MAX_BUCKETS, BUCKET_STEPS = 1 << 11, 1 << 16
 
 @njit(cache=True)
 def _rehash(keys: np.ndarray, n: int, size: int) -> np.ndarray:
-    table = np.full(size, -1, dtype=np.int64)
+    table = np.full(size, -1, dtype=np.int32)  # as packing.build_table's
     mask = np.uint64(size - 1)
     for g in range(n):
         slot = _hash(keys[g]) & mask
@@ -182,9 +182,13 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     (``sum of prev_counts[p] * d_sizes[d]``), in the order of their first ``(p, d)``.  Returns keys,
     counts and their hash table.  (``bucket_steps``: see ``BUCKET_STEPS``.)"""
     keys, counts, firsts = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps)
-    # numpy's sort and take (vectorized): 1.1 and 0.2 s on 9 million sums, numba's argsort and a gather 2.9 and 0.7
+    # numpy's sort and take (vectorized): 1.1 and 0.2 s on 9 million sums, numba's argsort and a gather 2.9 and 0.7;
+    # each array let go as soon as it is used (the largest level, 36 million sums, grew the process by 3 GB)
     order = np.argsort(firsts)
-    keys, counts = np.take(keys, order, axis=0), np.take(counts, order)
+    del firsts
+    keys = np.take(keys, order, axis=0)
+    counts = np.take(counts, order)
+    del order
     size = 4096
     while 2 * len(keys) > size:
         size *= 2
@@ -241,8 +245,10 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
             t_counts = np.zeros(size, dtype=np.float64)
             t_first = np.full(size, -1, dtype=np.int64)
             used = np.empty(size, dtype=np.int64)
-        while n + m > keys.shape[0]:
-            keys, counts, firsts = _grown(keys, n), _grown(counts, n), _grown(firsts, n)
+        while n + m > keys.shape[0]:  # one at a time: less memory at once
+            keys = _grown(keys, n)
+            counts = _grown(counts, n)
+            firsts = _grown(firsts, n)
         for u in range(m):
             slot = used[u]
             keys[n] = t_keys[slot]

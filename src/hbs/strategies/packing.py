@@ -121,11 +121,12 @@ def _right_rows(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray
 
 @njit(cache=True, nogil=True)
 def build_table(unique_keys: np.ndarray) -> np.ndarray:
-    """Open-addressing table (``int64[T]``, -1 empty) from key hash to row of ``unique_keys``."""
+    """Open-addressing table (``int32[T]``, -1 empty) from key hash to row of ``unique_keys``
+    (rows below 2**31; int32 halves a level's largest array: 2**27 slots for 36 million sums)."""
     size = 1
     while size < 2 * unique_keys.shape[0] + 2:
         size *= 2
-    table = np.full(size, -1, dtype=np.int64)
+    table = np.full(size, -1, dtype=np.int32)
     mask = np.uint64(size - 1)
     for g in range(unique_keys.shape[0]):
         slot = _hash(unique_keys[g]) & mask
