@@ -53,18 +53,6 @@ FOCUS_STEPS = 2e7
 MAX_BUCKETS, BUCKET_STEPS = 1 << 11, 1 << 16
 
 
-@njit(cache=True)
-def _rehash(keys: np.ndarray, n: int, size: int) -> np.ndarray:
-    table = np.full(size, -1, dtype=np.int32)  # as packing.build_table's
-    mask = np.uint64(size - 1)
-    for g in range(n):
-        slot = _hash(keys[g]) & mask
-        while table[slot] >= 0:
-            slot = (slot + np.uint64(1)) & mask
-        table[slot] = g
-    return table
-
-
 @njit(cache=True, inline="always")
 def _field(key: np.ndarray, f: int) -> int:
     return np.int64((key[f // FIELDS_PER_WORD] >> np.uint64(8 * (f % FIELDS_PER_WORD))) & np.uint64(0xFF))
@@ -189,10 +177,7 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     keys = np.take(keys, order, axis=0)
     counts = np.take(counts, order)
     del order
-    size = 4096
-    while 2 * len(keys) > size:
-        size *= 2
-    return keys, counts, _rehash(keys, len(keys), size)
+    return keys, counts, build_table(keys)
 
 
 @njit(cache=True, nogil=True)
