@@ -114,6 +114,27 @@ def test_deferred_middle_slots_estimate_the_count_and_draw_only_fitting_tuples(s
     assert len(drawn) >= 0.9 * len(fit) and max(drawn.values()) < 60
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_side_slot_too_wide_to_pair_is_deferred_and_the_estimate_stays_close(seed, monkeypatch):
+    """Four to six words of a large list: a side's second slot whose pair level would take over
+    SIDE_STEPS steps is drawn alone (deferred): the count is estimated close to brute force, the
+    draws fit and cover the tuples, and the focus is that slot (the probes sort it out)."""
+    monkeypatch.setattr("hbs.strategies.levels.SIDE_STEPS", 0)
+    feats, target = instance(400 + seed, n_min=4, n_max=6, rows=7, value=3, fields=3)
+    fit = brute(feats, target)
+    found = search(feats, target)
+    if not fit:
+        assert found.count == 0
+        return
+    assert len(found._deferred) == (1 if len(feats) == 4 else 2)
+    assert found.focus in found._deferred
+    assert not found.exact and not found.loose
+    assert abs(found.count - len(fit)) <= 0.1 * len(fit)
+    drawn = Counter(tuple(t) for t in found.sample(20 * len(fit), np.random.default_rng(seed)).tolist())
+    assert set(drawn) <= fit
+    assert len(drawn) >= 0.9 * len(fit) and max(drawn.values()) < 60
+
+
 @pytest.mark.parametrize("steps, expected", [(float("inf"), "fewest"), (0, "most")])
 def test_the_focus_is_the_middle_or_the_widest_slot_of_a_slow_side(steps, expected, monkeypatch):
     """The slot an estimated count's probe sorts out: the widest of the middle (four words: the slot
@@ -160,3 +181,21 @@ def test_a_level_is_every_in_bounds_sum_in_first_seen_order(seed):
         got = {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))}
         assert list(got) == list(want) and got == want
         assert all(levels._lookup(table, keys, keys[i]) == i for i in range(len(keys)))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_level_over_its_sums_cap_is_not_built(seed):
+    """``combine`` with ``max_sums``: None for every level over the cap; below a tenth of the cap
+    (where the projection from the steps done cannot reach it) the whole level, as without a cap."""
+    rng = np.random.default_rng(1000 + seed)
+    fields = int(rng.integers(1, 12))
+    prev = rng.integers(0, 6, (int(rng.integers(5, 60)), fields)).astype(np.uint8)
+    rows = rng.integers(0, 6, (int(rng.integers(5, 60)), fields)).astype(np.uint8)
+    ones_p, ones_r = np.ones(len(prev)), np.ones(len(rows))
+    high, low = np.full(fields, 12), np.zeros(fields, int)
+    want = reference_level(prev, ones_p, rows, ones_r, high, low)
+    args = (pack(prev), ones_p, pack(rows), ones_r, levels._packed(high), levels._packed(low), 8.0)
+    if len(want) > 1:
+        assert levels.combine(*args, max_sums=len(want) - 1) is None
+    keys, counts, _ = levels.combine(*args, max_sums=10 * len(want))
+    assert len(keys) == len(want) and counts.sum() == len(prev) * len(rows)

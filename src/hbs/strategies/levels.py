@@ -44,6 +44,13 @@ LEVEL_BUDGET = 4e6
 #: distinct) are where a guess's time goes: an estimated count's probe then sorts out that side's
 #: widest slot (see ``LevelSearch.focus``).
 FOCUS_STEPS = 2e7
+#: A side's level that would take over this many steps is not built: its slot is deferred (drawn
+#: alone, the count estimated) and the probes sort that slot out (see ``LevelSearch.focus``).
+#: So is one whose level would hold over ``SIDE_SUMS`` sums (see ``_by_buckets``; about 60 bytes a
+#: sum at its peak).  Four words of 100,000: a pair level of two slots of 19,000 rows took 374
+#: million steps to build, 243 million distinct sums, 143 s and 16 GB; 90 million steps, 52
+#: million sums, 30 s.
+SIDE_STEPS, SIDE_SUMS = 1e8, 1.6e7
 
 
 #: A level's sums are aggregated a *bucket* at a time: the sums that agree in a few chosen fields
@@ -164,12 +171,16 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
 
 
 def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
-            high: np.ndarray, low: np.ndarray, bucket_steps: float = BUCKET_STEPS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            high: np.ndarray, low: np.ndarray, bucket_steps: float = BUCKET_STEPS,
+            max_sums: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The next level: distinct sums ``p + d`` (a sum of the level below, a distinct row of the slot)
     with ``low <= sum <= high`` in every field, and the tuples behind each
     (``sum of prev_counts[p] * d_sizes[d]``), in the order of their first ``(p, d)``.  Returns keys,
-    counts and their hash table.  (``bucket_steps``: see ``BUCKET_STEPS``.)"""
-    keys, counts, firsts = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps)
+    counts and their hash table, or None as soon as the level holds, or is on course to hold, over
+    ``max_sums`` sums (see ``_by_buckets``).  (``bucket_steps``: see ``BUCKET_STEPS``.)"""
+    keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
+    if not whole:
+        return None
     # numpy's sort and take (vectorized): 1.1 and 0.2 s on 9 million sums, numba's argsort and a gather 2.9 and 0.7;
     # each array let go as soon as it is used (the largest level, 36 million sums, grew the process by 3 GB)
     order = np.argsort(firsts)
@@ -182,8 +193,11 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
 
 @njit(cache=True, nogil=True)
 def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
-                high: np.ndarray, low: np.ndarray, bucket_steps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`combine`'s sums, counts and first steps (``p * len(d_keys) + d``), bucket by bucket."""
+                high: np.ndarray, low: np.ndarray, bucket_steps: float,
+                max_sums: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """:func:`combine`'s sums, counts and first steps (``p * len(d_keys) + d``), bucket by bucket,
+    and whether they are all there: it stops once over ``max_sums`` sums, or once a tenth of the
+    steps is done and the sums so far, scaled to all the steps, are over ``max_sums``."""
     words = high.shape[0]
     n_fields = FIELDS_PER_WORD * words
     room = np.empty(words, dtype=np.uint64)
@@ -210,8 +224,13 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
     keys = np.empty((1024, words), dtype=np.uint64)
     counts = np.zeros(1024, dtype=np.float64)
     firsts = np.empty(1024, dtype=np.int64)
-    n = 0
+    n, done, total = 0, 0.0, float(p_rows.shape[0]) * d_keys.shape[0]
     for v in range(buckets):
+        if n > max_sums or (10 * done >= total and n * total > max_sums * done):
+            return keys[:0], counts[:0], firsts[:0], False
+        for a in range(min(v + 1, p_first.shape[0] - 1)):  # the bucket's steps
+            if v - a < d_first.shape[0] - 1:
+                done += float(p_first[a + 1] - p_first[a]) * (d_first[v - a + 1] - d_first[v - a])
         outside = False  # is a field of the bucket's own outside the bounds?
         for c in range(chosen.shape[0]):
             f = chosen[c]
@@ -241,7 +260,7 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
             firsts[n] = t_first[slot]
             t_first[slot] = -1
             n += 1
-    return keys[:n], counts[:n], firsts[:n]
+    return keys[:n], counts[:n], firsts[:n], n <= max_sums
 
 
 @njit(cache=True, nogil=True)
@@ -391,23 +410,28 @@ class _Side:
         self.tables = [build_table(self.keys[0])]
         self.first = np.zeros(0, dtype=np.int64)
         self.steps = 0
+        self.deferred: list[int] = []  # slots whose level would take over SIDE_STEPS steps or SIDE_SUMS sums
 
-    def add(self, slot: int, d: _Distinct, high: np.ndarray, low: np.ndarray) -> None:
+    def add(self, slot: int, d: _Distinct, high: np.ndarray, low: np.ndarray, max_sums: float = np.inf) -> bool:
         """The next level: the sums so far with one more slot's rows, every field within
-        ``low``..``high`` (``int64[F]``)."""
+        ``low``..``high`` (``int64[F]``); False (and no level) where it would hold over ``max_sums``."""
         if not self.slots:  # the slot's own rows within the bounds, in their order
             f = _fields(d.keys)
             self.first = np.flatnonzero(((f <= high) & (f >= low)).all(axis=1))
             keys, counts = d.keys[self.first], d.sizes[self.first].astype(np.float64)
             table = build_table(keys)
         else:
+            level = combine(self.keys[-1], self.counts[-1], d.keys, d.sizes.astype(np.float64),
+                            _packed(high), _packed(low), max_sums=max_sums)
+            if level is None:
+                return False
             self.steps += len(self.keys[-1]) * len(d.keys)
-            keys, counts, table = combine(self.keys[-1], self.counts[-1], d.keys, d.sizes.astype(np.float64),
-                                          _packed(high), _packed(low))
+            keys, counts, table = level
         self.slots.append(slot)
         self.keys.append(keys)
         self.counts.append(counts)
         self.tables.append(table)
+        return True
 
     def walk(self, states: np.ndarray, distinct: list[_Distinct], u: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Rows of the side's slots for each top-level sum in ``states``: one drawn path each (with
@@ -448,7 +472,9 @@ class LevelSearch:
     every word is still possible and the sums hardly repeat).  Then the count is estimated and tuples
     drawn by importance: (small-side sum, middle sum) pairs are drawn in proportion to the tuples
     behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
-    that weight.  An estimated search cannot list its tuples.
+    that weight.  An estimated search cannot list its tuples.  So is one where a slot was *deferred*
+    (drawn alone in the estimate rather than counted into a level): a middle slot past the second
+    (``LEVEL_BUDGET``) or a side's second slot (``SIDE_STEPS``, ``SIDE_SUMS``).
     """
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
@@ -479,15 +505,19 @@ class LevelSearch:
         plan += [(self._left, j) for j in others[: (len(others) + 1) // 2]]
         plan += [(self._right, j) for j in others[(len(others) + 1) // 2 :]]
         for side, j in plan:
-            if side is self._mid and (self._deferred or (
-                    len(side.slots) >= SIDE_SLOTS and len(side.keys[-1]) * len(self._distinct[j].keys) > LEVEL_BUDGET)):
+            steps = len(side.keys[-1]) * len(self._distinct[j].keys) if side.slots else 0
+            if side is self._mid and (self._deferred or (len(side.slots) >= SIDE_SLOTS and steps > LEVEL_BUDGET)):
                 self._deferred.append(j)
                 continue
             rest = [i for i in range(self.n) if i not in side.slots + [j]]
             high = goal - mins[rest].sum(axis=0)
             if (high < 0).any():
                 return
-            side.add(j, self._distinct[j], high, goal - maxs[rest].sum(axis=0))
+            mid = side is self._mid
+            if (not mid and steps > SIDE_STEPS) or not side.add(j, self._distinct[j], high, goal - maxs[rest].sum(axis=0),
+                                                                np.inf if mid else SIDE_SUMS):
+                side.deferred.append(j)  # (a side's second slot: drawn alone, see SIDE_STEPS)
+                self._deferred.append(j)
         if len(self._right.keys[-1]) < len(self._left.keys[-1]):  # enumerate the smaller side
             self._left, self._right = self._right, self._left
         work = len(self._left.keys[-1]) * len(self._mid.keys[-1])
@@ -553,8 +583,11 @@ class LevelSearch:
         def widest(slots: list[int]) -> int:
             return max(slots, key=lambda j: len(self._distinct[j].keys))
 
-        steps, side = max((side.steps, i) for i, side in enumerate((self._left, self._right)))
-        return widest((self._left, self._right)[side].slots) if steps > FOCUS_STEPS else widest(self.middle)
+        sides = (self._left, self._right)
+        if any(side.deferred for side in sides):
+            return widest([j for side in sides for j in side.deferred])
+        steps, side = max((side.steps, i) for i, side in enumerate(sides))
+        return widest(sides[side].slots) if steps > FOCUS_STEPS else widest(self.middle)
 
     @property
     def count(self) -> int:

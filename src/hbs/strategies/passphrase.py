@@ -94,13 +94,14 @@ class State:
 #: 7-8 s a game, of 15,000: 100 of 100 solved under `hbs run` (2 workers), guesses up to 18 s,
 #: at most 15 s of a game's 30 s bank; of 20,000: 100 of 100 since the bucketed levels (guesses up
 #: to 20 s, at most 19 s of the bank; before them one timed out: four spacings counted a guess,
-#: each a pair level of 1.4e7 steps, guesses of 21 and 28 s on a slow day, 26 s); of 100,000: 2 of
-#: the first 6 games timed out under `hbs run` even so (a guess of 36 s); 5 words of 7,776: 1 GB,
-#: 2-8 s a guess;
+#: each a pair level of 1.4e7 steps, guesses of 21 and 28 s on a slow day, 26 s); of 50,000 and
+#: 100,000: 100 of 100 each since a side's pair level is capped (``levels.SIDE_STEPS``), guesses
+#: up to 8.5 s, no bank spent (before, of 100,000: a guess of 143 s and 16 GB); 5 words of 7,776:
+#: 1 GB, 2-8 s a guess;
 #: 6 words of 7,776: up to 7 s a guess under `hbs run`; 7 words of 7,776: 1.1 GB, up to 15 s a
 #: guess under `hbs run`, within a game's bank; 8 words of 1,024: up to 13 s a guess; of 2,048: a
 #: MemoryError in the exact meeting, 1 game of 2; of 7,776: 14 to 22 s a guess, 2.2 GB).
-MAX_WORDS = {3: 100_000, 4: 20_000, 5: 7_776, 6: 7_776, 7: 7_776, 8: 1_024}
+MAX_WORDS = {3: 100_000, 4: 100_000, 5: 7_776, 6: 7_776, 7: 7_776, 8: 1_024}
 #: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
 #: five words) the level search counts them (3 words of 60,000: 230 MB, 2.4 s a game; 4 words of
 #: 10,000 grew past 8 GB).
