@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
@@ -126,3 +128,20 @@ def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, roo
         guesses = solve(breaker, " ".join(rng.choice(words) for _ in range(5)))
         assert len(set(guesses)) == len(guesses), guesses
     assert any(loose)  # the regime was reached
+
+
+@pytest.mark.slow
+def test_a_sample_no_probe_tells_apart_is_guessed_among_not_probed_with_fillers(root):
+    """Four words of 100,000 (the list `benchmarks/phrases.py --sample-words 100000` draws): in
+    this game, at its 16th guess, the estimated searches' draws could not be told apart by any
+    probe, and the bot played fillers only (answer 0 0: a guess that tells nothing).  It now
+    guesses among the draws.  ~60 s."""
+    words_file = Path("/usr/share/dict/american-english-large")
+    if not words_file.exists():
+        pytest.skip("needs Debian's wamerican-large (apt-get install wamerican-large)")
+    spec = importlib.util.spec_from_file_location("phrases_benchmark", root / "benchmarks" / "phrases.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    breaker = PhraseBreaker(PhraseGame(bench.sampled(str(words_file), 100_000, 11), 4))
+    guesses = solve(breaker, "Rosa pomade's mandibular polestar's")
+    assert all(g.strip("-#") for g in guesses), guesses

@@ -260,6 +260,11 @@ class PhraseBreaker:
             probe = self._probe_from(sample, usable)
             if not probes.letter_set(probe[: state.length], self.letters).any():  # the draws agree there
                 probe = self._probe_from(sample)
+            if not probe.strip(probes.PAD):
+                # nothing tells the draws apart (a hundred-thousand-word game played a guess of
+                # fillers only, answer 0 0): guess among them instead
+                drawn = np.unique(sample, axis=0)
+                return self._final_guess(drawn, max(possible, len(drawn)), rng), "p1", possible
             return probe, "p1", possible
         return self._probe_from(sample, usable), "p1", possible
 
