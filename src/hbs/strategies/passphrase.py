@@ -96,7 +96,7 @@ class State:
 #: to 20 s, at most 19 s of the bank; before them one timed out: four spacings counted a guess,
 #: each a pair level of 1.4e7 steps, guesses of 21 and 28 s on a slow day, 26 s); of 50,000 and
 #: 100,000: 100 of 100 each since a side's pair level is capped (``levels.SIDE_STEPS``), guesses
-#: up to 8.5 s, no bank spent (before, of 100,000: a guess of 143 s and 16 GB); 5 words of 7,776:
+#: up to 10.3 s, at most 0.3 s of a bank (before, of 100,000: a guess of 143 s, 16 GB); 5 words of 7,776:
 #: 1 GB, 2-8 s a guess;
 #: 6 words of 7,776: up to 7 s a guess under `hbs run`; 7 words of 7,776: 1.1 GB, up to 15 s a
 #: guess under `hbs run`, within a game's bank; 8 words of 1,024: up to 13 s a guess; of 2,048: a
