@@ -514,9 +514,10 @@ class LevelSearch:
             if (high < 0).any():
                 return
             mid = side is self._mid
-            if (not mid and steps > SIDE_STEPS) or not side.add(j, self._distinct[j], high, goal - maxs[rest].sum(axis=0),
-                                                                np.inf if mid else SIDE_SUMS):
-                side.deferred.append(j)  # (a side's second slot: drawn alone, see SIDE_STEPS)
+            too_wide = not mid and steps > SIDE_STEPS  # (a side's second slot: see SIDE_STEPS)
+            max_sums = np.inf if mid else SIDE_SUMS
+            if too_wide or not side.add(j, self._distinct[j], high, goal - maxs[rest].sum(axis=0), max_sums):
+                side.deferred.append(j)  # drawn alone
                 self._deferred.append(j)
         if len(self._right.keys[-1]) < len(self._left.keys[-1]):  # enumerate the smaller side
             self._left, self._right = self._right, self._left

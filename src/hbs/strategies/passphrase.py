@@ -241,10 +241,9 @@ class PhraseBreaker:
             # an estimate's draws need not fit the answers its search cannot use (phrase guesses)
             search = max(estimated, key=lambda e: e.count)
             sample = self._consistent(sample, state.observations)
-            drawn = np.unique(sample, axis=0)
-            if 0 < len(drawn) <= s.few_drawn and not any(e.loose for e in estimated):
+            if 0 < len(np.unique(sample, axis=0)) <= s.few_drawn and not any(e.loose for e in estimated):
                 # an estimate's draws repeat a few phrases: weigh guessing them
-                return self._final_guess(drawn, max(possible, len(drawn)), rng), "p1", possible
+                return self._guess_among(sample, possible, rng), "p1", possible
             if not len(sample) or (search.loose and len(sample) < self._sample_size):
                 # a loose estimate's count (no draw fitted) says nothing of how many words its slots
                 # still hold: the probe is designed on a full sample of them (on as many draws as the
@@ -263,8 +262,7 @@ class PhraseBreaker:
             if not probe.strip(probes.PAD):
                 # nothing tells the draws apart (a hundred-thousand-word game played a guess of
                 # fillers only, answer 0 0): guess among them instead
-                drawn = np.unique(sample, axis=0)
-                return self._final_guess(drawn, max(possible, len(drawn)), rng), "p1", possible
+                return self._guess_among(sample, possible, rng), "p1", possible
             return probe, "p1", possible
         return self._probe_from(sample, usable), "p1", possible
 
@@ -483,6 +481,11 @@ class PhraseBreaker:
         share = rng.multinomial(min(self._sample_size, int(counts.sum())), counts / counts.sum())
         parts = [self._phrases(s, s.sample(int(k), rng)) for s, k in zip(searches, share) if k]
         return np.concatenate(parts)
+
+    def _guess_among(self, sample: np.ndarray, possible: int, rng: np.random.Generator) -> str:
+        """The final guess among an estimate's distinct draws ``sample`` (at least ``possible`` phrases)."""
+        drawn = np.unique(sample, axis=0)
+        return self._final_guess(drawn, max(possible, len(drawn)), rng)
 
     def _final_guess(self, cands: np.ndarray, possible: int, rng: np.random.Generator) -> str:
         """The phrase of ``cands`` (or a probe) with the least expected guesses after it, of ``possible``."""
