@@ -241,24 +241,68 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
                             left[pos] = -1
                 chosen[c] = not chosen[c]
                 improved = True
-        for pos in range(width):
-            base = black.copy()
-            if left[pos] >= 0:
-                _add_matches(base, chars, pos, left[pos], -1)
-            scores = _position_scores(base, total, chars[:, pos], tw, space, hist, by_char, char_first, nlogn)
-            best_c = left[pos]
-            for c in range(-1, space + 1):
-                if c == left[pos] or (0 <= c < space and not (chosen[c] and usable[pos])):
-                    continue
-                if scores[c + 1] > best + 1e-12:
-                    best = scores[c + 1]
-                    best_c = c
-            if best_c != left[pos]:
-                improved = True
-                left[pos] = best_c
-                black = base
-                if best_c >= 0:
-                    _add_matches(black, chars, pos, best_c, 1)
+        best, black, moved = _position_pass(chars, usable, chosen, left, black, total, best, tw, hist, by_char,
+                                            char_first, nlogn)
+        improved |= moved
         if not improved:
             break
     return left, chosen
+
+
+@njit(cache=True)
+def _position_pass(chars: np.ndarray, usable: np.ndarray, chosen: np.ndarray, left: np.ndarray, black: np.ndarray,
+                   total: np.ndarray, best: float, tw: int, hist: np.ndarray, by_char: np.ndarray,
+                   char_first: np.ndarray, nlogn: np.ndarray) -> tuple[float, np.ndarray, bool]:
+    """One sweep of the left side's positions (``left`` changed in place): each takes the letter of
+    ``chosen`` (where ``usable``), the space or nothing that most raises the joint entropy of
+    (black, total).  Returns the entropy, the blacks and whether a position changed."""
+    width = chars.shape[1]
+    space = chosen.shape[0]
+    improved = False
+    for pos in range(width):
+        base = black.copy()
+        if left[pos] >= 0:
+            _add_matches(base, chars, pos, left[pos], -1)
+        scores = _position_scores(base, total, chars[:, pos], tw, space, hist, by_char, char_first, nlogn)
+        best_c = left[pos]
+        for c in range(-1, space + 1):
+            if c == left[pos] or (0 <= c < space and not (chosen[c] and usable[pos])):
+                continue
+            if scores[c + 1] > best + 1e-12:
+                best = scores[c + 1]
+                best_c = c
+        if best_c != left[pos]:
+            improved = True
+            left[pos] = best_c
+            black = base
+            if best_c >= 0:
+                _add_matches(black, chars, pos, best_c, 1)
+    return best, black, improved
+
+
+@njit(cache=True)
+def design_left(chars: np.ndarray, total: np.ndarray, left: np.ndarray, space: int, passes: int) -> np.ndarray:
+    """The left side of a guess whose right side saturates every letter (the first guess): from
+    ``left`` (codes as :func:`design_probe`'s), coordinate ascent on the joint entropy of (black,
+    ``total``) over the sampled phrases ``chars`` (their ``total`` is fixed: every letter counts);
+    ``space`` is the code of a space (the number of letters)."""
+    k, width = chars.shape
+    left = left.copy()
+    chosen = np.ones(space, dtype=np.bool_)
+    usable = np.ones(width, dtype=np.bool_)
+    black = np.zeros(k, dtype=np.int64)
+    for pos in range(width):
+        if left[pos] >= 0:
+            _add_matches(black, chars, pos, left[pos], 1)
+    tw = total.max() + 1
+    hist = np.zeros((width + 1) * tw, dtype=np.int64)
+    by_char = np.empty(k, dtype=np.int64)
+    char_first = np.empty(space + 3, dtype=np.int64)
+    nlogn = np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1))
+    best = _joint_entropy(black, total, tw, hist, nlogn)
+    for _ in range(passes):
+        best, black, improved = _position_pass(chars, usable, chosen, left, black, total, best, tw, hist, by_char,
+                                               char_first, nlogn)
+        if not improved:
+            break
+    return left
