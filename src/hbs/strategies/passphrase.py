@@ -464,14 +464,18 @@ class PhraseBreaker:
 
     # -- guess design -----------------------------------------------------------------------------
     def _design_first(self) -> str:
+        """p0: spaces where they tell most about the spacings, then (see ``FIRST_LETTERS``) letters
+        where they tell most besides, over phrases drawn from the word list; every letter saturated."""
         lengths, weights = spacing.hypotheses(self.class_sizes, self.n)
         phrase_lengths = lengths.sum(axis=1) + self.n - 1
         _, groups = np.unique(phrase_lengths, return_inverse=True)
         width = int(phrase_lengths.max())
         marks = spacing.design_space_probe(lengths, weights, width, groups)
         codes = np.where(marks, self.letters, -1).astype(np.int64)
-        first = self.settings.first_letters
-        if first if first is not None else len(self.game.words) <= FIRST_LETTERS.get(self.n, 0):
+        letters = self.settings.first_letters
+        if letters is None:
+            letters = len(self.game.words) <= FIRST_LETTERS.get(self.n, 0)
+        if letters:
             rng = np.random.default_rng(self.seed)
             phrases = rng.integers(0, len(self.words), (FIRST_SAMPLE, self.n))
             chars, _ = self._letter_matrix(phrases)
