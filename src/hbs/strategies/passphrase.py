@@ -252,9 +252,10 @@ class PhraseBreaker:
             # an estimate's draws need not fit the answers its search cannot use (phrase guesses)
             search = max(estimated, key=lambda e: e.count)
             sample = self._consistent(sample, state.observations)
-            if 0 < len(np.unique(sample, axis=0)) <= s.few_drawn and not any(e.loose for e in estimated):
+            drawn = np.unique(sample, axis=0)
+            if 0 < len(drawn) <= s.few_drawn and not any(e.loose for e in estimated):
                 # an estimate's draws repeat a few phrases: weigh guessing them
-                return self._guess_among(sample, possible, rng), "p1", possible
+                return self._guess_among(drawn, possible, rng), "p1", possible
             if not len(sample) or (search.loose and len(sample) < self._sample_size):
                 # a loose estimate's count (no draw fitted) says nothing of how many words its slots
                 # still hold: the probe is designed on a full sample of them (on as many draws as the
@@ -273,7 +274,7 @@ class PhraseBreaker:
             if not probe.strip(probes.PAD):
                 # nothing tells the draws apart (a hundred-thousand-word game played a guess of
                 # fillers only, answer 0 0): guess among them instead
-                return self._guess_among(sample, possible, rng), "p1", possible
+                return self._guess_among(np.unique(sample, axis=0), possible, rng), "p1", possible
             return probe, "p1", possible
         return self._probe_from(sample, usable), "p1", possible
 
@@ -478,11 +479,10 @@ class PhraseBreaker:
         if letters:
             rng = np.random.default_rng(self.seed)
             phrases = rng.integers(0, len(self.words), (FIRST_SAMPLE, self.n))
-            chars, _ = self._letter_matrix(phrases)
-            if chars.shape[1] < width:
-                chars = np.pad(chars, ((0, 0), (0, width - chars.shape[1])), constant_values=-1)
-            _, lens = self._rows(phrases)
-            codes = probes.design_left(chars[:, :width], lens.astype(np.int64), codes, self.letters, self.settings.passes)
+            chars, _ = self._letter_matrix(phrases)  # (as wide as the longest phrase drawn)
+            chars = np.pad(chars, ((0, 0), (0, width - chars.shape[1])), constant_values=-1)
+            lens = self.word_lengths[phrases].sum(axis=1).astype(np.int64) + self.n - 1
+            codes = probes.design_left(chars, lens, codes, self.letters, self.settings.passes)
         return probes.build(probes.left_side(codes, self.letters), np.ones(self.letters, dtype=bool), self.sat)
 
     def _letter_matrix(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -506,9 +506,8 @@ class PhraseBreaker:
         parts = [self._phrases(s, s.sample(int(k), rng)) for s, k in zip(searches, share) if k]
         return np.concatenate(parts)
 
-    def _guess_among(self, sample: np.ndarray, possible: int, rng: np.random.Generator) -> str:
-        """The final guess among an estimate's distinct draws ``sample`` (at least ``possible`` phrases)."""
-        drawn = np.unique(sample, axis=0)
+    def _guess_among(self, drawn: np.ndarray, possible: int, rng: np.random.Generator) -> str:
+        """The final guess among an estimate's distinct draws ``drawn`` (at least ``possible`` phrases)."""
         return self._final_guess(drawn, max(possible, len(drawn)), rng)
 
     def _final_guess(self, cands: np.ndarray, possible: int, rng: np.random.Generator) -> str:

@@ -215,9 +215,7 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
     total = np.zeros(k, dtype=np.int64)
     hist = np.zeros((width + 1) * (counts.sum(axis=1).max() + width + 2), dtype=np.int64)
     tw = counts.sum(axis=1).max() + 1
-    by_char = np.empty(k, dtype=np.int64)  # scratch of _position_scores
-    char_first = np.empty(space + 3, dtype=np.int64)
-    nlogn = np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1))
+    by_char, char_first, nlogn = _scratch(k, space)
     best = 0.0
     for _ in range(passes):
         improved = False
@@ -247,6 +245,14 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
         if not improved:
             break
     return left, chosen
+
+
+@njit(cache=True)
+def _scratch(k: int, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The scratch of :func:`_position_scores` for ``k`` phrases (``by_char``, ``char_first``) and
+    the table ``nlogn[n] = n log2 n``."""
+    nlogn = np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1))
+    return np.empty(k, dtype=np.int64), np.empty(space + 3, dtype=np.int64), nlogn
 
 
 @njit(cache=True)
@@ -296,9 +302,7 @@ def design_left(chars: np.ndarray, total: np.ndarray, left: np.ndarray, space: i
             _add_matches(black, chars, pos, left[pos], 1)
     tw = total.max() + 1
     hist = np.zeros((width + 1) * tw, dtype=np.int64)
-    by_char = np.empty(k, dtype=np.int64)
-    char_first = np.empty(space + 3, dtype=np.int64)
-    nlogn = np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1))
+    by_char, char_first, nlogn = _scratch(k, space)
     best = _joint_entropy(black, total, tw, hist, nlogn)
     for _ in range(passes):
         best, black, improved = _position_pass(chars, usable, chosen, left, black, total, best, tw, hist, by_char,
