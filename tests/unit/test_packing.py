@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hbs.feedback import grade
 from hbs.strategies import probes
 from hbs.strategies.alphabet import ASCII_LETTERS
-from hbs.strategies.packing import MAX_FIELD, TupleSearch, pack
+from hbs.strategies.packing import MAX_FIELD, TupleSearch, distinct_rows, group_rows, pack, packed_after, row_order
 
 
 @st.composite
@@ -55,13 +55,13 @@ def test_searches_sharing_slots_list_what_a_search_alone_lists(n_slots, n_fields
     rng = np.random.default_rng(seed)
     slots = [rng.integers(0, 4, size=(int(rng.integers(3, 9)), n_fields)).astype(np.uint8) for _ in range(n_slots)]
     target = sum(s[rng.integers(len(s))].astype(np.int64) for s in slots)
-    packed = [pack(s) for s in slots]
+    packed, keys = [pack(s) for s in slots], tuple(range(n_slots))  # the slots' names
     alone = TupleSearch(packed, pack(target[None, :].astype(np.uint8))[0]).all()
     shared: dict = {}
-    TupleSearch(packed[::-1], pack(target[None, :].astype(np.uint8))[0], shared=shared)
-    TupleSearch(packed, pack(target[None, ::-1].astype(np.uint8))[0], shared=shared)
-    again = TupleSearch(packed, pack(target[None, :].astype(np.uint8))[0], shared=shared).all()
-    assert again.shape == alone.shape and (again == alone).all()
+    TupleSearch(packed[::-1], pack(target[None, :].astype(np.uint8))[0], shared=shared, slot_keys=keys[::-1])
+    TupleSearch(packed, pack(target[None, ::-1].astype(np.uint8))[0], shared=shared, slot_keys=keys)
+    again = TupleSearch(packed, pack(target[None, :].astype(np.uint8))[0], shared=shared, slot_keys=keys)
+    assert len(shared) and again.all().shape == alone.shape and (again.all() == alone).all()
 
 
 @given(st.integers(1, 4), st.integers(1, 11), st.data())
@@ -157,3 +157,33 @@ def test_packing_more_fields_after_some_equals_packing_them_all(before, after, r
     features = np.random.default_rng(seed).integers(0, 128, (rows, before + after)).astype(np.uint8)
     first = pack(features[:, :before])
     assert (pack(features[:, before:], first, before) == pack(features)).all()
+
+
+@given(st.integers(1, 20), st.integers(1, 2), st.integers(0, 30), st.integers(0, 2**32))
+@settings(max_examples=60)
+def test_one_or_two_fields_packed_after_some_equal_packing_them_all(before, after, rows, seed):
+    features = np.random.default_rng(seed).integers(0, 128, (rows, before + after)).astype(np.uint8)
+    extended = packed_after(pack(features[:, :before]), before, features[:, before], features[:, -1], after)
+    assert extended.shape == pack(features).shape and (extended == pack(features)).all()
+
+
+@given(st.integers(0, 40), st.integers(1, 3), st.integers(1, 4), st.integers(0, 2**32))
+@settings(max_examples=200)
+def test_the_radix_order_of_packed_rows_is_numpys_lexsort_and_groups_equal_rows(rows, words, values, seed):
+    """Against numpy: the rows' order (ties by index), their groups, and the distinct rows sorted
+    stably by one field."""
+    rng = np.random.default_rng(seed)
+    keys = pack(rng.integers(0, values, (rows, int(rng.integers(1, 8 * words + 1)))).astype(np.uint8))
+    expected = np.lexsort(keys.T[::-1])
+    assert (row_order(keys) == expected).all()
+    order, starts, sizes = group_rows(keys)
+    ordered = keys[expected]
+    new = np.ones(rows, dtype=bool)
+    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    assert (order == expected).all() and (starts == np.flatnonzero(new)).all() and sizes.sum() == rows
+    field = int(rng.integers(0, 8 * keys.shape[1]))
+    members, d_starts, d_sizes, distinct = distinct_rows(keys, field)
+    value = (ordered[new][:, field // 8] >> np.uint64(8 * (field % 8))) & np.uint64(0xFF)
+    by_field = np.argsort(value, kind="stable")
+    assert (distinct == ordered[new][by_field]).all() and (d_starts == starts[by_field]).all()
+    assert (d_sizes == sizes[by_field]).all() and (members == expected).all()

@@ -38,6 +38,22 @@ def pack(features: np.ndarray, into: np.ndarray | None = None, first: int = 0) -
     return out
 
 
+@njit(cache=True, nogil=True)
+def packed_after(packed: np.ndarray, first: int, a: np.ndarray, b: np.ndarray, count: int) -> np.ndarray:
+    """``packed`` (``uint64[n, K]``, ``first`` fields) with ``count`` (1 or 2) more fields after them:
+    ``a``, then ``b`` (``uint8[n]``); :func:`pack` of one or two columns ``into`` it."""
+    n = packed.shape[0]
+    words = max(packed.shape[1], (first + count + FIELDS_PER_WORD - 1) // FIELDS_PER_WORD)
+    out = np.zeros((n, words), dtype=np.uint64)
+    out[:, : packed.shape[1]] = packed
+    for f in range(first, first + count):
+        values = a if f == first else b
+        word, shift = f // FIELDS_PER_WORD, np.uint64(8 * (f % FIELDS_PER_WORD))
+        for i in range(n):
+            out[i, word] |= np.uint64(values[i]) << shift
+    return out
+
+
 @njit(cache=True, inline="always")
 def _residual(target: np.ndarray, s: np.ndarray, out: np.ndarray) -> bool:
     """``out = target - s`` field by field; False when some field of ``s`` exceeds the target's."""
@@ -91,6 +107,50 @@ def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarra
         n = _right_rows(pc, pd, n_right, target, a, end, keys, tuples, n)
         a = end
     return keys[:n].copy(), tuples[:n].copy()
+
+
+@njit(cache=True, nogil=True)
+def right_side(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray, start_rows: int = START_ROWS
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`right_tuples` grouped by their sums: the tuples (in group order), each group's start
+    and size, the distinct sums and their table (:func:`build_table`)."""
+    keys, tuples = right_tuples(pc, pd, n_right, target, start_rows)
+    order, starts, sizes = group_rows(keys)
+    unique = np.empty((len(starts), keys.shape[1]), dtype=np.uint64)
+    for g in range(len(starts)):
+        unique[g] = keys[order[starts[g]]]
+    return tuples[order], starts, sizes, unique, build_table(unique)
+
+
+@njit(cache=True, nogil=True)
+def entries(ltuples: np.ndarray, groups: np.ndarray, n_left: int, sizes_a: np.ndarray, sizes_b: np.ndarray,
+            right_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each match's radix (the multiplicity of each left row, then the size of its right group) and
+    the running total of the tuples the matches hold."""
+    radix = np.empty((len(groups), n_left + 1), dtype=np.int64)
+    cum = np.empty(len(groups), dtype=np.int64)
+    total = 0
+    for e in range(len(groups)):
+        weight = 1
+        for i in range(n_left):
+            radix[e, i] = sizes_a[ltuples[e, 0]] if i == 0 else sizes_b[ltuples[e, 1]]
+            weight *= radix[e, i]
+        radix[e, n_left] = right_sizes[groups[e]]
+        total += weight * radix[e, n_left]
+        cum[e] = total
+    return radix, cum
+
+
+@njit(cache=True, nogil=True)
+def refined_pairs(parent: np.ndarray, n_left: int, first_a: np.ndarray, first_b: np.ndarray) -> int:
+    """The pairs of finer rows :func:`refined_matches` would check (see :meth:`TupleSearch._within`)."""
+    total = 0
+    for e in range(parent.shape[0]):
+        pairs = first_a[parent[e, 0] + 1] - first_a[parent[e, 0]]
+        if n_left == 2:
+            pairs *= first_b[parent[e, 1] + 1] - first_b[parent[e, 1]]
+        total += pairs
+    return total
 
 
 @njit(cache=True, nogil=True)
@@ -218,7 +278,7 @@ def refined_matches(
     ``int32[E, 2]`` rows of the coarser rows): a finer row ``a`` of ``pa`` can only match with a
     finer row of ``pb`` whose coarser rows matched.  ``a_rows[a_first[p] : a_first[p + 1]]`` are the
     finer rows of coarser row ``p`` (``b_...`` likewise).  Same matches as :func:`left_matches`, in
-    the order found (the caller sorts them)."""
+    its order (by ``a``, then ``b``)."""
     words = target.shape[0]
     cap = 1024
     out_t = np.zeros((cap, 2), dtype=np.int32)
@@ -242,53 +302,147 @@ def refined_matches(
             for j in range(b_first[q], b_first[q + 1]):
                 if _residual(r1, pb[b_rows[j]], r2):
                     n = _match(table, unique_keys, r2, a, b_rows[j], out_t, out_g, n)
-    return out_t[:n].copy(), out_g[:n].copy()
+    # each (a, b) is found once (under its coarser rows): sorting by the pair is left_matches' order
+    order = np.argsort(out_t[:n, 0].astype(np.int64) * max(1, pb.shape[0]) + out_t[:n, 1])
+    return out_t[order], out_g[order]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _byte(x: np.uint64, shift: np.uint64) -> np.int64:
+    return np.int64((x >> shift) & np.uint64(0xFF))
+
+
+@njit(cache=True, nogil=True)
+def _by_byte(keys: np.ndarray, col: int, shift: np.uint64, order: np.ndarray, out: np.ndarray,
+             count: np.ndarray) -> bool:
+    """``out``: ``order`` stably sorted by one byte of the rows of ``keys`` (a counting sort;
+    ``count`` is scratch of 257); False, ``out`` untouched, when that byte is the same in every row."""
+    n = order.shape[0]
+    first = _byte(keys[order[0], col], shift)
+    for i in range(1, n):
+        if _byte(keys[order[i], col], shift) != first:
+            break
+    else:
+        return False
+    count[:] = 0
+    for i in range(n):
+        count[_byte(keys[order[i], col], shift) + 1] += 1
+    for d in range(256):
+        count[d + 1] += count[d]
+    for i in range(n):
+        d = _byte(keys[order[i], col], shift)
+        out[count[d]] = order[i]
+        count[d] += 1
+    return True
+
+
+@njit(cache=True, nogil=True)
+def row_order(keys: np.ndarray) -> np.ndarray:
+    """The stable lexicographic order of the rows of ``keys`` (``uint64[n, K]``, first column first):
+    ``np.lexsort(keys.T[::-1])``, as a least-significant-byte-first radix sort (bytes the same in
+    every row are skipped: a packing uses a few of them)."""
+    n, k = keys.shape
+    order = np.arange(n)
+    if n < 2:
+        return order
+    spare = np.empty(n, dtype=np.int64)
+    count = np.empty(257, dtype=np.int64)
+    for col in range(k - 1, -1, -1):
+        for b in range(FIELDS_PER_WORD):
+            if _by_byte(keys, col, np.uint64(8 * b), order, spare, count):
+                order, spare = spare, order
+    return order
+
+
+@njit(cache=True, nogil=True)
 def group_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sort the rows of ``keys`` (``uint64[n, K]``) and group equal ones.
 
     Returns the sorting order, the start of each group in that order and each group's size.
     """
-    if not len(keys):
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    # one packed word (most searches): a stable sort of that column is lexsort's order, at a third of the time
-    order = np.argsort(keys[:, 0], kind="stable") if keys.shape[1] == 1 else np.lexsort(keys.T[::-1])
-    ordered = keys[order]
-    new = np.ones(len(keys), dtype=bool)
-    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
-    starts = np.flatnonzero(new)
-    return order, starts, np.diff(np.append(starts, len(keys)))
+    n = keys.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    order = row_order(keys)
+    starts = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        new = i == 0
+        for k in range(keys.shape[1]):
+            if new or keys[order[i], k] != keys[order[i - 1], k]:
+                new = True
+                break
+        if new:
+            starts[m] = i
+            m += 1
+    sizes = np.empty(m, dtype=np.int64)
+    for g in range(m):
+        sizes[g] = (starts[g + 1] if g + 1 < m else n) - starts[g]
+    return order, starts[:m].copy(), sizes
+
+
+@njit(cache=True, nogil=True)
+def distinct_rows(packed: np.ndarray, field: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct rows of ``packed`` sorted (stably) by one field: the members (rows of ``packed`` in
+    group order), each distinct row's start among them and size, and the distinct rows."""
+    order, starts, sizes = group_rows(packed)
+    keys = np.empty((len(starts), packed.shape[1]), dtype=np.uint64)
+    for g in range(len(starts)):
+        keys[g] = packed[order[starts[g]]]
+    by_field = np.arange(len(starts))
+    if len(starts) > 1:
+        spare = np.empty(len(starts), dtype=np.int64)
+        if _by_byte(keys, field // FIELDS_PER_WORD, np.uint64(8 * (field % FIELDS_PER_WORD)), by_field, spare,
+                    np.empty(257, dtype=np.int64)):
+            by_field = spare
+    return order, starts[by_field], sizes[by_field], keys[by_field]
+
+
+@njit(cache=True, nogil=True)
+def rows_of(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``int64[W]``: the distinct row of each packed row (see :func:`distinct_rows`)."""
+    out = np.empty(len(members), dtype=np.int64)
+    for r in range(len(starts)):
+        for i in range(starts[r], starts[r] + sizes[r]):
+            out[members[i]] = r
+    return out
+
+
+@njit(cache=True, nogil=True)
+def refinement(members: np.ndarray, starts: np.ndarray, coarse_row_of: np.ndarray, n_coarse: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows (``members``, ``starts``) of a finer packing within the rows of a coarser one
+    (``coarse_row_of``, ``n_coarse`` rows): rows ``rows[first[p] : first[p + 1]]`` refine row ``p``,
+    in order (a stable counting sort by coarser row)."""
+    first = np.zeros(n_coarse + 1, dtype=np.int64)
+    for r in range(len(starts)):
+        first[coarse_row_of[members[starts[r]]] + 1] += 1
+    for p in range(n_coarse):
+        first[p + 1] += first[p]
+    place = first[:-1].copy()
+    rows = np.empty(len(starts), dtype=np.int64)
+    for r in range(len(starts)):
+        p = coarse_row_of[members[starts[r]]]
+        rows[place[p]] = r
+        place[p] += 1
+    return first, rows
 
 
 class _Distinct:
     """The distinct packed rows of one slot and the words behind each, rows sorted by one field."""
 
     def __init__(self, packed: np.ndarray, field: int = 0):
-        order, starts, self.sizes = group_rows(packed)
-        self.members, self.starts = order, starts
-        self.keys = packed[order[starts]] if len(order) else packed
-        word, shift = divmod(field, FIELDS_PER_WORD)
-        by_field = np.argsort((self.keys[:, word] >> np.uint64(8 * shift)) & np.uint64(0xFF), kind="stable")
-        self.keys, self.sizes, self.starts = self.keys[by_field], self.sizes[by_field], self.starts[by_field]
+        self.members, self.starts, self.sizes, self.keys = distinct_rows(packed, field)
 
     @cached_property
     def row_of(self) -> np.ndarray:
         """``int64[W]``: the row of each word of the slot (its members lie at ``starts[row]`` on)."""
-        by_start = np.argsort(self.starts)
-        rows = by_start[np.searchsorted(self.starts[by_start], np.arange(len(self.members)), side="right") - 1]
-        out = np.empty(len(self.members), dtype=np.int64)
-        out[self.members] = rows
-        return out
+        return rows_of(self.members, self.starts, self.sizes)
 
     def within(self, coarser: "_Distinct") -> tuple[np.ndarray, np.ndarray]:
         """The rows of this slot (packed with more fields than ``coarser``) within each row of
         ``coarser``: rows ``rows[first[p] : first[p + 1]]`` refine coarser row ``p``."""
-        parent = coarser.row_of[self.members[self.starts]] if len(self.starts) else np.zeros(0, dtype=np.int64)
-        rows = np.argsort(parent, kind="stable")
-        first = np.searchsorted(parent[rows], np.arange(len(coarser.starts) + 1))
-        return first.astype(np.int64), rows.astype(np.int64)
+        return refinement(self.members, self.starts, coarser.row_of, len(coarser.starts))
 
 
 @njit(cache=True)
@@ -306,12 +460,12 @@ def _pruning_field(rows: np.ndarray, target: np.ndarray, n_fields: int) -> int:
     return best
 
 
-def _distinct(packed: np.ndarray, field: int, shared: dict | None) -> _Distinct:
-    """``_Distinct(packed, field)``, taken from ``shared`` when it holds the same rows (searches of
+def _distinct(packed: np.ndarray, field: int, shared: dict | None, key) -> _Distinct:
+    """``_Distinct(packed, field)``, taken from ``shared`` under the slot's ``key`` (searches of
     spacings that share a slot's words and offset, counted after the same answers, share its rows)."""
-    if shared is None:
+    if shared is None or key is None:
         return _Distinct(packed, field)
-    key = (packed.shape, field, packed.tobytes())
+    key = ("distinct", key, field)
     found = shared.get(key)
     if found is None:
         found = shared[key] = _Distinct(packed, field)
@@ -337,7 +491,7 @@ class TupleSearch:
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
                  lengths: np.ndarray | None = None, start_rows: int = START_ROWS, parent: "TupleSearch | None" = None,
-                 shared: dict | None = None):
+                 shared: dict | None = None, slot_keys: tuple | None = None):
         self.slot_words = slot_words  # the word indices of each slot's rows (``int64[W_j]``), if given
         self.lengths = lengths  # the word length of each slot (the spacing searched), if given
         self.n = len(slots)
@@ -346,36 +500,26 @@ class TupleSearch:
         n_right = max(1, self.n // 2)
         self.left, self.right = order[: self.n - n_right], order[self.n - n_right :]
         empty = np.zeros((0, words), dtype=np.uint64)
-        keys, tuples = right_tuples(
+        self._rtuples, self._starts, self._sizes, unique, table = right_side(
             slots[self.right[0]], slots[self.right[1]] if n_right == 2 else empty, n_right, target, start_rows
         )
-        order_r, starts, self._sizes = group_rows(keys)
-        keys, self._rtuples = keys[order_r], tuples[order_r]
-        self._starts = starts
-        unique = keys[starts] if len(keys) else empty
-        table = build_table(unique)
         field = _pruning_field(slots[self.left[-1]], target, FIELDS_PER_WORD * words) if len(self.left) == 2 else 0
-        self._distinct = [_distinct(slots[j], field if i == 1 else 0, shared) for i, j in enumerate(self.left)]
+        keys = slot_keys or (None,) * self.n  # names of the slots' rows, shared under them (see _distinct)
+        self._distinct = [_distinct(slots[j], field if i == 1 else 0, shared, keys[j]) for i, j in enumerate(self.left)]
         pick = [d.keys for d in self._distinct] + [empty, empty]
         within = self._within(parent)
         if within is not None:
             # the same slots before this search's last answer: only their matches can still match
-            ltuples, groups = refined_matches(parent._ltuples, len(self.left), *within[0], *within[1],
-                                              pick[0], pick[1], target, table, unique)
-            order_l = np.lexsort((ltuples[:, 1], ltuples[:, 0]))  # left_matches' order
-            self._ltuples, self._groups = ltuples[order_l], groups[order_l]
+            self._ltuples, self._groups = refined_matches(parent._ltuples, len(self.left), *within[0], *within[1],
+                                                          pick[0], pick[1], target, table, unique)
         else:
             word, shift = divmod(field, FIELDS_PER_WORD)
             self._ltuples, self._groups = left_matches(
                 pick[0], pick[1], len(self.left), target, table, unique, word, 8 * shift, start_rows
             )
         # an entry holds (multiplicity of each left row) x (size of the right group) tuples
-        self._radix = np.empty((len(self._groups), len(self.left) + 1), dtype=np.int64)
-        for i, d in enumerate(self._distinct):
-            self._radix[:, i] = d.sizes[self._ltuples[:, i]]
-        self._radix[:, -1] = self._sizes[self._groups]
-        weights = self._radix.prod(axis=1)
-        self._cum = np.cumsum(weights) if len(weights) else np.zeros(0, dtype=np.int64)
+        sizes = [d.sizes for d in self._distinct] + [self._NONE, self._NONE]
+        self._radix, self._cum = entries(self._ltuples, self._groups, len(self.left), sizes[0], sizes[1], self._sizes)
 
     def _within(self, parent: "TupleSearch | None") -> list | None:
         """Each left slot's rows within the rows of ``parent`` (the same slots before the last
@@ -384,11 +528,9 @@ class TupleSearch:
         if parent is None or parent.left != self.left or not self.left:
             return None
         within = [d.within(c) for d, c in zip(self._distinct, parent._distinct)] + [(self._NONE, self._NONE)]
-        pairs = np.ones(len(parent._ltuples), dtype=np.int64)
-        for i in range(len(self.left)):
-            pairs *= np.diff(within[i][0])[parent._ltuples[:, i]]
+        pairs = refined_pairs(parent._ltuples, len(self.left), within[0][0], within[1][0])
         everything = np.prod([len(d.keys) for d in self._distinct], dtype=np.float64)
-        return within if pairs.sum() < REFINE_SHARE * everything else None
+        return within if pairs < REFINE_SHARE * everything else None
 
     @property
     def count(self) -> int:

@@ -15,6 +15,7 @@ Phases (the ``phase`` a bot reports):
 from __future__ import annotations
 
 import hashlib
+from itertools import accumulate
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -31,7 +32,7 @@ from . import probes, spacing
 from .alphabet import FIRST, Alphabet
 from .expected_cost import COST_KNOTS, expected_costs
 from .levels import LevelSearch
-from .packing import MAX_FIELD, TupleSearch, pack
+from .packing import MAX_FIELD, TupleSearch, packed_after
 
 FEATURE_CACHE = 20_000  # slot features (by piece of a guess) kept before the cache is emptied
 KEPT_SEARCHES = 64  # (spacing, answers) fields and searches kept (the latest) when a count begins
@@ -74,11 +75,14 @@ class Settings:
 
 class Fields(NamedTuple):
     """What the factorizable answers set on the words of a spacing, packed (see :func:`packing.pack`):
-    ``count`` fields a word, in ``slots`` (``uint64[W_j, K]`` a slot) and their sums' ``target``."""
+    ``count`` fields a word, in ``slots`` (``uint64[W_j, K]`` a slot) and their sums' ``target``.
+    ``keys`` names each slot's packing: its word length and offset, then per answer the guess and
+    how many fields it set (the spacings whose slot has the same key share its rows)."""
 
     count: int
     slots: list[np.ndarray]
     target: np.ndarray
+    keys: tuple
 
 
 @dataclass(frozen=True)
@@ -176,7 +180,8 @@ class PhraseBreaker:
         self._guesses: dict[tuple, tuple[str, str, int]] = {}
         self._pieces: dict[tuple, np.ndarray] = {}  # a slot's features by its piece of a guess; see _fields
         self._kept: dict[tuple, tuple] = {}  # (spacing, factorizable answers) -> (Fields, search); see _counted
-        self._shared: dict[tuple, object] = {}  # a count's slots by their rows (spacings share them); see _refresh
+        self._packed: dict[tuple, np.ndarray] = {}  # a count's packed slots by their keys (Fields.keys)
+        self._shared: dict[tuple, object] = {}  # the searches' distinct rows of those slots; see TupleSearch
         self._is_probe: dict[str, bool] = {}
         self.first_guess = self._design_first()
 
@@ -337,7 +342,8 @@ class PhraseBreaker:
         """
         for old in list(self._kept)[: max(0, len(self._kept) - KEPT_SEARCHES)]:  # the oldest first
             del self._kept[old]
-        self._shared.clear()  # slots shared by this count's spacings only: the next answer changes them
+        self._packed.clear()  # slots shared by this count's spacings (their parents are kept with the searches)
+        self._shared.clear()
         weights = state.weights.astype(float)
         done: dict[int, TupleSearch] = {}
         ratios: list[float] = []
@@ -393,13 +399,15 @@ class PhraseBreaker:
         if found is not None:
             return found
         slots = [self.by_length[l] for l in spacing]
-        fields, search = self._no_fields(spacing), None
+        search = None
         if answers:
             before, parent = self._kept.get((spacing, answers[:-1])) or (self._fields_of(spacing, answers[:-1]), None)
             fields = None if before is None else self._with_answer(spacing, before, answers[-1])
+        else:
+            fields = self._no_fields(spacing)
         if fields is not None and self._searcher is TupleSearch:
             search = TupleSearch(fields.slots, fields.target, slot_words=slots, lengths=np.array(spacing),
-                                 parent=parent if answers else None, shared=self._shared)
+                                 parent=parent if answers else None, shared=self._shared, slot_keys=fields.keys)
         self._kept[key] = (fields, search)
         return fields, search
 
@@ -421,14 +429,21 @@ class PhraseBreaker:
         if not found:  # no letter and no black to count: nothing new
             return fields
         first = fields.count
-        slots = [pack(np.stack([values[j] for values, _ in found], axis=1), packed, first)
-                 for j, packed in enumerate(fields.slots)]
-        target = pack(np.array([[t for _, t in found]], dtype=np.uint8), fields.target[None, :], first)[0]
-        return Fields(first + len(found), slots, target)
+        keys = tuple((key, answer[0], len(found)) for key in fields.keys)
+        slots = []
+        for j, (key, packed) in enumerate(zip(keys, fields.slots)):
+            slot = self._packed.get(key)
+            if slot is None:
+                slot = self._packed[key] = packed_after(packed, first, found[0][0][j], found[-1][0][j], len(found))
+            slots.append(slot)
+        targets = np.array([[t for _, t in found]], dtype=np.uint8)
+        target = packed_after(fields.target[None, :], first, targets[:, 0], targets[:, -1], len(found))[0]
+        return Fields(first + len(found), slots, target, keys)
 
     def _no_fields(self, spacing: tuple) -> Fields:
         """The fields of no answer: one zero word a row."""
-        return Fields(0, [np.zeros((self.class_sizes[l], 1), np.uint64) for l in spacing], np.zeros(1, np.uint64))
+        keys = tuple(zip(spacing, accumulate((l + 1 for l in spacing[:-1]), initial=0)))
+        return Fields(0, [np.zeros((self.class_sizes[l], 1), np.uint64) for l in spacing], np.zeros(1, np.uint64), keys)
 
     def _factorizable(self, guess: str) -> bool:
         found = self._is_probe.get(guess)
@@ -446,10 +461,9 @@ class PhraseBreaker:
         piece of the guess (shared by the spacings with a word of that length there)."""
         if len(self._pieces) > FEATURE_CACHE:
             self._pieces.clear()
-        lengths = np.array(spacing)
-        features = probes.word_features(guess, lengths, [self.class_bytes[l] for l in spacing],
+        features = probes.word_features(guess, spacing, [self.class_bytes[l] for l in spacing],
                                         [self.class_counts[l] for l in spacing], self._pieces)
-        return probes.fields(features, guess, black, white, lengths)
+        return probes.fields(features, guess, black, white, spacing)
 
     def _phrases(self, search: TupleSearch, tuples: np.ndarray) -> np.ndarray:
         """Word indices (``int64[k, n]``) of sampled tuples, per phrase position."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .spacing import space_hits, word_offsets
 
 from .alphabet import FIRST, PAD
 
@@ -58,7 +57,7 @@ def letter_set(guess: str, n_letters: int) -> np.ndarray:
 
 
 def word_features(
-    guess: str, lengths: np.ndarray, slots_bytes: list[np.ndarray], slots_counts: list[np.ndarray],
+    guess: str, lengths, slots_bytes: list[np.ndarray], slots_counts: list[np.ndarray],
     memo: dict | None = None,
 ) -> tuple[list[np.ndarray] | None, list[np.ndarray] | None]:
     """Per-word features of a factorizable probe under a spacing (``lengths``), one array a slot.
@@ -71,32 +70,37 @@ def word_features(
     depends on the guess and the word length only, a black feature on the guess's piece over the word.
     """
     memo = {} if memo is None else memo
-    letters = letter_set(guess, slots_counts[0].shape[1])
+    letters = memo.get(("letters", guess))
+    if letters is None:
+        letters = memo["letters", guess] = letter_set(guess, slots_counts[0].shape[1])
     counts = None
     if letters.any():
-        counts = [_remembered(memo, ("count", guess, int(l)), lambda: c[:, letters].sum(axis=1, dtype=np.uint8))
-                  for l, c in zip(lengths, slots_counts)]
-    offsets = word_offsets(lengths)
-    blacks = []
-    for j in range(len(lengths)):
-        piece = guess[offsets[j] : offsets[j] + lengths[j]]
-        blacks.append(_remembered(memo, ("black", piece, int(lengths[j])), lambda: (
-            slots_bytes[j][:, : len(piece)] == np.frombuffer(piece.encode("latin-1"), dtype=np.uint8)
-        ).sum(axis=1, dtype=np.uint8)))
-    return counts, (blacks if any(m.any() for m in blacks) else None)
-
-
-def _remembered(memo: dict, key: tuple, make) -> np.ndarray:
-    """``memo[key]``, made by ``make()`` when missing."""
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = make()
-    return found
+        counts = []
+        for l, c in zip(lengths, slots_counts):
+            key = ("count", guess, int(l))
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = c[:, letters].sum(axis=1, dtype=np.uint8)
+            counts.append(found)
+    blacks, any_black, offset = [], False, 0
+    for l, b in zip(lengths, slots_bytes):
+        l = int(l)
+        piece = guess[offset : offset + l]
+        offset += l + 1
+        key = ("black", piece, l)
+        found = memo.get(key)
+        if found is None:  # the matches, and whether any word has one
+            values = (b[:, : len(piece)] == np.frombuffer(piece.encode("latin-1"), dtype=np.uint8)).sum(
+                axis=1, dtype=np.uint8)
+            found = memo[key] = (values, bool(values.any()))
+        blacks.append(found[0])
+        any_black |= found[1]
+    return counts, (blacks if any_black else None)
 
 
 def fields(
     features: tuple[list[np.ndarray] | None, list[np.ndarray] | None], guess: str, black: int, white: int,
-    lengths: np.ndarray,
+    lengths,
 ) -> list[tuple[list[np.ndarray], int]] | None:
     """The fields ``(per-slot features, target)`` an answer sets on the words under a spacing.
 
@@ -105,13 +109,23 @@ def fields(
     counts, blacks = features
     out = []
     count_target = black + white - min(guess.count(" "), len(lengths) - 1)
-    black_target = black - int(space_hits(lengths[None, :], guess)[0])
+    black_target = black - space_hit_count(lengths, guess)
     for values, target in ((counts, count_target), (blacks, black_target)):
         if values is not None:
             out.append((values, target))
         elif target != 0:
             return None
     return out
+
+
+def space_hit_count(lengths, probe: str) -> int:
+    """How many spaces of one spacing fall on a space of ``probe`` (:func:`spacing.space_hits` of one row)."""
+    hits, end = 0, -1
+    for l in lengths[:-1]:
+        end += int(l) + 1
+        if end < len(probe) and probe[end] == " ":
+            hits += 1
+    return hits
 
 
 @njit(cache=True)
