@@ -40,9 +40,12 @@ def expected_costs(
     n_guess = guesses.shape[0]
     k = secrets.shape[0]
     scale = population / k
+    # black and white are at most a secret's length: a histogram that wide (was 65,536 bins zeroed a
+    # guess: most of this kernel's time)
+    width = min(ANSWER_WIDTH, int(secret_lengths.max()) + 1) if k else 1
     out = np.empty(n_guess, dtype=np.float64)
     for g in prange(n_guess):
-        hist = np.zeros(ANSWER_WIDTH * ANSWER_WIDTH, dtype=np.int64)
+        hist = np.zeros(width * width, dtype=np.int64)
         codes = np.empty(k, dtype=np.int64)
         used = np.zeros(256, dtype=np.int64)
         glen = guess_lengths[g]
@@ -54,7 +57,7 @@ def expected_costs(
             if black == glen and glen == slen:
                 codes[s] = -1  # the guess is this secret: a win, no guess after it
                 continue
-            code = min(black, ANSWER_WIDTH - 1) * ANSWER_WIDTH + min(total - black, ANSWER_WIDTH - 1)
+            code = min(black, width - 1) * width + min(total - black, width - 1)
             codes[s] = code
             hist[code] += 1
         acc = 0.0

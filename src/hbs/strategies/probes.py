@@ -90,12 +90,25 @@ def word_features(
         key = ("black", piece, l)
         found = memo.get(key)
         if found is None:  # the matches, and whether any word has one
-            values = (b[:, : len(piece)] == np.frombuffer(piece.encode("latin-1"), dtype=np.uint8)).sum(
-                axis=1, dtype=np.uint8)
-            found = memo[key] = (values, bool(values.any()))
+            found = memo[key] = piece_matches(b, np.frombuffer(piece.encode("latin-1"), dtype=np.uint8))
         blacks.append(found[0])
         any_black |= found[1]
     return counts, (blacks if any_black else None)
+
+
+@njit(cache=True, nogil=True)
+def piece_matches(words: np.ndarray, piece: np.ndarray) -> tuple[np.ndarray, bool]:
+    """``uint8[W]``: the positions where each word (rows of ``words``) has the byte of ``piece`` (at
+    most as long), and whether any word has one."""
+    out = np.zeros(words.shape[0], dtype=np.uint8)
+    seen = False
+    for i in range(words.shape[0]):
+        m = 0
+        for k in range(piece.shape[0]):
+            m += words[i, k] == piece[k]
+        out[i] = m
+        seen |= m > 0
+    return out, seen
 
 
 def fields(
