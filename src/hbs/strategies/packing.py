@@ -142,6 +142,33 @@ def entries(ltuples: np.ndarray, groups: np.ndarray, n_left: int, sizes_a: np.nd
 
 
 @njit(cache=True, nogil=True)
+def tuple_words(positions: np.ndarray, cum: np.ndarray, radix: np.ndarray, ltuples: np.ndarray, groups: np.ndarray,
+                left: np.ndarray, right: np.ndarray, members_a: np.ndarray, starts_a: np.ndarray, members_b: np.ndarray,
+                starts_b: np.ndarray, right_starts: np.ndarray, rtuples: np.ndarray, n: int) -> np.ndarray:
+    """The word rows (per slot) of the tuples at ``positions`` of a :class:`TupleSearch`'s implicit
+    list: the match whose running total (``cum``) passes each position, then the position within
+    it in mixed radix (each left row's members, then the right group's tuples)."""
+    out = np.empty((len(positions), n), dtype=np.int64)
+    n_left = len(left)
+    for p in range(len(positions)):
+        e = np.searchsorted(cum, positions[p], side="right")
+        rest = positions[p] - (cum[e - 1] if e > 0 else 0)
+        right_digit = rest % radix[e, n_left]
+        rest //= radix[e, n_left]
+        for i in range(n_left - 1, -1, -1):
+            digit = rest % radix[e, i]
+            rest //= radix[e, i]
+            if i == 0:
+                out[p, left[0]] = members_a[starts_a[ltuples[e, 0]] + digit]
+            else:
+                out[p, left[1]] = members_b[starts_b[ltuples[e, 1]] + digit]
+        row = right_starts[groups[e]] + right_digit
+        for i in range(len(right)):
+            out[p, right[i]] = rtuples[row, i]
+    return out
+
+
+@njit(cache=True, nogil=True)
 def refined_pairs(parent: np.ndarray, n_left: int, first_a: np.ndarray, first_b: np.ndarray) -> int:
     """The pairs of finer rows :func:`refined_matches` would check (see :meth:`TupleSearch._within`)."""
     total = 0
@@ -540,22 +567,10 @@ class TupleSearch:
     def tuples(self, positions: np.ndarray) -> np.ndarray:
         """``int64[len(positions), n]`` word indices (per slot) of the tuples at ``positions`` of the
         (implicit) list of all fitting tuples."""
-        entry = np.searchsorted(self._cum, positions, side="right")
-        rest = positions - np.where(entry > 0, self._cum[np.maximum(entry - 1, 0)], 0)
-        out = np.empty((len(positions), self.n), dtype=np.int64)
-        radix = self._radix[entry]
-        digits = []
-        for col in range(radix.shape[1] - 1, -1, -1):
-            digits.append(rest % radix[:, col])
-            rest = rest // radix[:, col]
-        digits.reverse()
-        for i, (slot, d) in enumerate(zip(self.left, self._distinct)):
-            row = self._ltuples[entry, i]
-            out[:, slot] = d.members[d.starts[row] + digits[i]]
-        right_row = self._starts[self._groups[entry]] + digits[-1]
-        for i, slot in enumerate(self.right):
-            out[:, slot] = self._rtuples[right_row, i]
-        return out
+        rows = [(d.members, d.starts) for d in self._distinct] + [(self._NONE, self._NONE)] * 2
+        return tuple_words(np.asarray(positions, dtype=np.int64), self._cum, self._radix, self._ltuples, self._groups,
+                           np.array(self.left, dtype=np.int64), np.array(self.right, dtype=np.int64), *rows[0], *rows[1],
+                           self._starts, self._rtuples, self.n)
 
     def all(self) -> np.ndarray:
         """``int64[count, n]`` every fitting tuple."""

@@ -500,11 +500,7 @@ class PhraseBreaker:
         return probes.build(probes.left_side(codes, self.letters), np.ones(self.letters, dtype=bool), self.sat)
 
     def _letter_matrix(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        rows, _ = self._rows(phrases)
-        chars = rows.astype(np.int64) - FIRST
-        chars[rows == 32] = self.letters  # a space
-        counts = self.word_counts[phrases].sum(axis=1).astype(np.int64)
-        return chars, counts
+        return probes.letter_matrix(self._rows(phrases)[0], phrases, self.word_counts)
 
     def _probe_from(self, phrases: np.ndarray, usable: np.ndarray | None = None) -> str:
         """The factorizable probe most informative about ``phrases`` (word indices, one length);

@@ -141,6 +141,24 @@ def space_hit_count(lengths, probe: str) -> int:
     return hits
 
 
+@njit(cache=True, nogil=True)
+def letter_matrix(rows: np.ndarray, phrases: np.ndarray, word_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A sample's matrices for :func:`design_probe`: ``rows`` (the phrases' bytes, see
+    :func:`hbs.feedback.encode_joined`) as design codes (letter, the space's code ``L`` or below 0
+    for padding), and each phrase's letter counts (the sum of its words' ``word_counts``)."""
+    space = word_counts.shape[1]
+    chars = np.empty(rows.shape, dtype=np.int64)
+    for i in range(rows.shape[0]):
+        for p in range(rows.shape[1]):
+            chars[i, p] = space if rows[i, p] == 32 else np.int64(rows[i, p]) - FIRST
+    counts = np.zeros((phrases.shape[0], space), dtype=np.int64)
+    for i in range(phrases.shape[0]):
+        for j in range(phrases.shape[1]):
+            for c in range(space):
+                counts[i, c] += word_counts[phrases[i, j], c]
+    return chars, counts
+
+
 @njit(cache=True)
 def _sum_nlogn(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray, nlogn: np.ndarray) -> float:
     """Sum of ``n log2 n`` over the bins of the pairs (black, total); ``hist`` is zeroed scratch
