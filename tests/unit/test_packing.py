@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from hbs.feedback import grade
 from hbs.strategies import probes
 from hbs.strategies.alphabet import ASCII_LETTERS
-from hbs.strategies.packing import MAX_FIELD, TupleSearch, distinct_rows, group_rows, pack, packed_after, row_order
+from hbs.strategies.packing import (MAX_FIELD, TupleSearch, distinct_rows, group_rows, pack, packed_after, refined_order,
+                                   row_order)
 
 
 @st.composite
@@ -182,8 +183,20 @@ def test_the_radix_order_of_packed_rows_is_numpys_lexsort_and_groups_equal_rows(
     new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
     assert (order == expected).all() and (starts == np.flatnonzero(new)).all() and sizes.sum() == rows
     field = int(rng.integers(0, 8 * keys.shape[1]))
-    members, d_starts, d_sizes, distinct = distinct_rows(keys, field)
+    members, d_starts, d_sizes, distinct = distinct_rows(keys, field, row_order(keys))
     value = (ordered[new][:, field // 8] >> np.uint64(8 * (field % 8))) & np.uint64(0xFF)
     by_field = np.argsort(value, kind="stable")
     assert (distinct == ordered[new][by_field]).all() and (d_starts == starts[by_field]).all()
     assert (d_sizes == sizes[by_field]).all() and (members == expected).all()
+
+
+@given(st.integers(0, 22), st.integers(1, 2), st.integers(0, 40), st.integers(1, 4), st.integers(0, 2**32))
+@settings(max_examples=300)
+def test_the_order_after_one_more_answer_follows_from_the_order_before(before, after, rows, values, seed):
+    """The rows' order after one or two more fields, from the order before them, is numpy's lexsort
+    of the rows (fields that open a word, fill one, or straddle two; few values: long runs of equal rows)."""
+    features = np.random.default_rng(seed).integers(0, values, (rows, before + after)).astype(np.uint8)
+    earlier = pack(features[:, :before]) if before else np.zeros((rows, 1), np.uint64)
+    now = pack(features)
+    order = refined_order(now, row_order(earlier), before, after)
+    assert (order == np.lexsort(now.T[::-1])).all()

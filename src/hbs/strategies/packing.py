@@ -123,6 +123,29 @@ def right_side(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray,
 
 
 @njit(cache=True, nogil=True)
+def right_rows(pc: np.ndarray, order: np.ndarray, target: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`right_side` of one slot whose :func:`row_order` is ``order``: its rows that fit, taken
+    in that order, are already sorted."""
+    scratch = np.empty(target.shape[0], dtype=np.uint64)
+    rows = np.empty(order.shape[0], dtype=np.int64)
+    n = 0
+    for i in range(order.shape[0]):
+        if _residual(target, pc[order[i]], scratch):
+            rows[n] = order[i]
+            n += 1
+    rows = rows[:n]
+    starts, sizes = _groups_along(pc, rows)
+    unique = np.empty((len(starts), pc.shape[1]), dtype=np.uint64)
+    for g in range(len(starts)):
+        unique[g] = pc[rows[starts[g]]]
+    tuples = np.zeros((n, 2), dtype=np.int32)
+    for i in range(n):
+        tuples[i, 0] = rows[i]
+    return tuples, starts, sizes, unique, build_table(unique), build_filter(unique)
+
+
+@njit(cache=True, nogil=True)
 def entries(ltuples: np.ndarray, groups: np.ndarray, n_left: int, sizes_a: np.ndarray, sizes_b: np.ndarray,
             right_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each match's radix (the multiplicity of each left row, then the size of its right group) and
@@ -419,15 +442,45 @@ def row_order(keys: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def group_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sort the rows of ``keys`` (``uint64[n, K]``) and group equal ones.
+def refined_order(packed: np.ndarray, before: np.ndarray, first: int, count: int) -> np.ndarray:
+    """:func:`row_order` of ``packed`` from ``before``, the order of its first ``first`` fields (the
+    packing before the last answer), when its last ``count`` fields (1 or 2) lie in one word: in
+    that word they are above the earlier fields, so the order is ``before`` sorted stably by them
+    within each run of rows equal in the words before (all rows for the first word).  Two counting
+    passes rather than one a field."""
+    n = packed.shape[0]
+    col = first // FIELDS_PER_WORD
+    if (first + count - 1) // FIELDS_PER_WORD != col or n < 2:
+        return row_order(packed)
+    order = before.copy()
+    spare = np.empty(n, dtype=np.int64)
+    counts = np.empty(257, dtype=np.int64)
+    start = 0
+    while start < n:
+        end = start + 1  # the run of rows equal in the words before this one's
+        while end < n:
+            same = True
+            for k in range(col):
+                if packed[order[end], k] != packed[order[start], k]:
+                    same = False
+                    break
+            if not same:
+                break
+            end += 1
+        if end - start > 1:
+            run = order[start:end]
+            out = spare[: end - start]
+            for f in range(first, first + count):  # least significant first
+                if _by_byte(packed, col, np.uint64(8 * (f % FIELDS_PER_WORD)), run, out, counts):
+                    run[:] = out
+        start = end
+    return order
 
-    Returns the sorting order, the start of each group in that order and each group's size.
-    """
-    n = keys.shape[0]
-    if n == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    order = row_order(keys)
+
+@njit(cache=True, nogil=True)
+def _groups_along(keys: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The start (in ``order``) and size of each run of equal rows of ``keys`` along ``order``."""
+    n = order.shape[0]
     starts = np.empty(n, dtype=np.int64)
     m = 0
     for i in range(n):
@@ -442,14 +495,26 @@ def group_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     sizes = np.empty(m, dtype=np.int64)
     for g in range(m):
         sizes[g] = (starts[g + 1] if g + 1 < m else n) - starts[g]
-    return order, starts[:m].copy(), sizes
+    return starts[:m].copy(), sizes
 
 
 @njit(cache=True, nogil=True)
-def distinct_rows(packed: np.ndarray, field: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def group_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort the rows of ``keys`` (``uint64[n, K]``) and group equal ones.
+
+    Returns the sorting order, the start of each group in that order and each group's size.
+    """
+    order = row_order(keys)
+    starts, sizes = _groups_along(keys, order)
+    return order, starts, sizes
+
+
+@njit(cache=True, nogil=True)
+def distinct_rows(packed: np.ndarray, field: int, order: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The distinct rows of ``packed`` sorted (stably) by one field: the members (rows of ``packed`` in
-    group order), each distinct row's start among them and size, and the distinct rows."""
-    order, starts, sizes = group_rows(packed)
+    group order), each distinct row's start among them and size, and the distinct rows; ``order``
+    is :func:`row_order` of ``packed``."""
+    starts, sizes = _groups_along(packed, order)
     keys = np.empty((len(starts), packed.shape[1]), dtype=np.uint64)
     for g in range(len(starts)):
         keys[g] = packed[order[starts[g]]]
@@ -495,8 +560,9 @@ def refinement(members: np.ndarray, starts: np.ndarray, coarse_row_of: np.ndarra
 class _Distinct:
     """The distinct packed rows of one slot and the words behind each, rows sorted by one field."""
 
-    def __init__(self, packed: np.ndarray, field: int = 0):
-        self.members, self.starts, self.sizes, self.keys = distinct_rows(packed, field)
+    def __init__(self, packed: np.ndarray, field: int = 0, order: np.ndarray | None = None):
+        order = row_order(packed) if order is None else order
+        self.members, self.starts, self.sizes, self.keys = distinct_rows(packed, field, order)
 
     @cached_property
     def row_of(self) -> np.ndarray:
@@ -524,15 +590,15 @@ def _pruning_field(rows: np.ndarray, target: np.ndarray, n_fields: int) -> int:
     return best
 
 
-def _distinct(packed: np.ndarray, field: int, shared: dict | None, key) -> _Distinct:
-    """``_Distinct(packed, field)``, taken from ``shared`` under the slot's ``key`` (searches of
+def _distinct(packed: np.ndarray, field: int, shared: dict | None, key, order: np.ndarray | None) -> _Distinct:
+    """``_Distinct(packed, field, order)``, taken from ``shared`` under the slot's ``key`` (searches of
     spacings that share a slot's words and offset, counted after the same answers, share its rows)."""
     if shared is None or key is None:
-        return _Distinct(packed, field)
+        return _Distinct(packed, field, order)
     key = ("distinct", key, field)
     found = shared.get(key)
     if found is None:
-        found = shared[key] = _Distinct(packed, field)
+        found = shared[key] = _Distinct(packed, field, order)
     return found
 
 
@@ -555,7 +621,7 @@ class TupleSearch:
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
                  lengths: np.ndarray | None = None, start_rows: int = START_ROWS, parent: "TupleSearch | None" = None,
-                 shared: dict | None = None, slot_keys: tuple | None = None):
+                 shared: dict | None = None, slot_keys: tuple | None = None, slot_orders: list | None = None):
         self.slot_words = slot_words  # the word indices of each slot's rows (``int64[W_j]``), if given
         self.lengths = lengths  # the word length of each slot (the spacing searched), if given
         self.n = len(slots)
@@ -564,12 +630,18 @@ class TupleSearch:
         n_right = max(1, self.n // 2)
         self.left, self.right = order[: self.n - n_right], order[self.n - n_right :]
         empty = np.zeros((0, words), dtype=np.uint64)
-        self._rtuples, self._starts, self._sizes, unique, table, filt = right_side(
-            slots[self.right[0]], slots[self.right[1]] if n_right == 2 else empty, n_right, target, start_rows
-        )
+        orders = slot_orders or [None] * self.n  # each slot's row_order, where known
+        if n_right == 1 and orders[self.right[0]] is not None:
+            self._rtuples, self._starts, self._sizes, unique, table, filt = right_rows(
+                slots[self.right[0]], orders[self.right[0]], target)
+        else:
+            self._rtuples, self._starts, self._sizes, unique, table, filt = right_side(
+                slots[self.right[0]], slots[self.right[1]] if n_right == 2 else empty, n_right, target, start_rows
+            )
         field = _pruning_field(slots[self.left[-1]], target, FIELDS_PER_WORD * words) if len(self.left) == 2 else 0
         keys = slot_keys or (None,) * self.n  # names of the slots' rows, shared under them (see _distinct)
-        self._distinct = [_distinct(slots[j], field if i == 1 else 0, shared, keys[j]) for i, j in enumerate(self.left)]
+        self._distinct = [_distinct(slots[j], field if i == 1 else 0, shared, keys[j], orders[j])
+                          for i, j in enumerate(self.left)]
         pick = [d.keys for d in self._distinct] + [empty, empty]
         within = self._within(parent)
         if within is not None:

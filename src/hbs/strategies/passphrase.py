@@ -32,7 +32,7 @@ from . import probes, spacing
 from .alphabet import FIRST, Alphabet
 from .expected_cost import COST_KNOTS, expected_costs
 from .levels import LevelSearch
-from .packing import MAX_FIELD, TupleSearch, packed_after
+from .packing import MAX_FIELD, TupleSearch, packed_after, refined_order
 
 FEATURE_CACHE = 20_000  # slot features (by piece of a guess) kept before the cache is emptied
 KEPT_SEARCHES = 64  # (spacing, answers) fields and searches kept (the latest) when a count begins
@@ -77,12 +77,14 @@ class Fields(NamedTuple):
     """What the factorizable answers set on the words of a spacing, packed (see :func:`packing.pack`):
     ``count`` fields a word, in ``slots`` (``uint64[W_j, K]`` a slot) and their sums' ``target``.
     ``keys`` names each slot's packing: its word length and offset, then per answer the guess and
-    how many fields it set (the spacings whose slot has the same key share its rows)."""
+    how many fields it set (the spacings whose slot has the same key share its rows); ``orders``
+    each slot's :func:`packing.row_order`, kept from answer to answer (:func:`packing.refined_order`)."""
 
     count: int
     slots: list[np.ndarray]
     target: np.ndarray
     keys: tuple
+    orders: list[np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -180,7 +182,7 @@ class PhraseBreaker:
         self._guesses: dict[tuple, tuple[str, str, int]] = {}
         self._pieces: dict[tuple, np.ndarray] = {}  # a slot's features by its piece of a guess; see _fields
         self._kept: dict[tuple, tuple] = {}  # (spacing, factorizable answers) -> (Fields, search); see _counted
-        self._packed: dict[tuple, np.ndarray] = {}  # a count's packed slots by their keys (Fields.keys)
+        self._packed: dict[tuple, tuple] = {}  # a count's packed slots and their orders by their keys (Fields.keys)
         self._shared: dict[tuple, object] = {}  # the searches' distinct rows of those slots; see TupleSearch
         self._is_probe: dict[str, bool] = {}
         self.first_guess = self._design_first()
@@ -407,7 +409,8 @@ class PhraseBreaker:
             fields = self._no_fields(spacing)
         if fields is not None and self._searcher is TupleSearch:
             search = TupleSearch(fields.slots, fields.target, slot_words=slots, lengths=np.array(spacing),
-                                 parent=parent if answers else None, shared=self._shared, slot_keys=fields.keys)
+                                 parent=parent if answers else None, shared=self._shared, slot_keys=fields.keys,
+                                 slot_orders=fields.orders)
         self._kept[key] = (fields, search)
         return fields, search
 
@@ -430,20 +433,23 @@ class PhraseBreaker:
             return fields
         first = fields.count
         keys = tuple((key, answer[0], len(found)) for key in fields.keys)
-        slots = []
-        for j, (key, packed) in enumerate(zip(keys, fields.slots)):
-            slot = self._packed.get(key)
-            if slot is None:
-                slot = self._packed[key] = packed_after(packed, first, found[0][0][j], found[-1][0][j], len(found))
-            slots.append(slot)
+        slots, orders = [], []
+        for j, (key, packed, before) in enumerate(zip(keys, fields.slots, fields.orders)):
+            found_slot = self._packed.get(key)
+            if found_slot is None:
+                slot = packed_after(packed, first, found[0][0][j], found[-1][0][j], len(found))
+                found_slot = self._packed[key] = (slot, refined_order(slot, before, first, len(found)))
+            slots.append(found_slot[0])
+            orders.append(found_slot[1])
         targets = np.array([[t for _, t in found]], dtype=np.uint8)
         target = packed_after(fields.target[None, :], first, targets[:, 0], targets[:, -1], len(found))[0]
-        return Fields(first + len(found), slots, target, keys)
+        return Fields(first + len(found), slots, target, keys, orders)
 
     def _no_fields(self, spacing: tuple) -> Fields:
         """The fields of no answer: one zero word a row."""
         keys = tuple(zip(spacing, accumulate((l + 1 for l in spacing[:-1]), initial=0)))
-        return Fields(0, [np.zeros((self.class_sizes[l], 1), np.uint64) for l in spacing], np.zeros(1, np.uint64), keys)
+        return Fields(0, [np.zeros((self.class_sizes[l], 1), np.uint64) for l in spacing], np.zeros(1, np.uint64), keys,
+                      [np.arange(self.class_sizes[l]) for l in spacing])  # equal rows: in index order
 
     def _factorizable(self, guess: str) -> bool:
         found = self._is_probe.get(guess)
