@@ -9,7 +9,9 @@ target's (a field that goes below zero clears its own guard bit and borrows noth
 
 The search splits the word slots into a *left* group (enumerated, pruned field by field) and a
 *right* group (a hash table from packed sums to the tuples that give them); a consistent phrase is a
-left tuple whose residual is a key of the table.  Field values must stay below 128.
+left tuple whose residual is a key of the table (a bitmap filter turns most residuals away before
+the table is probed).  Field values must stay below 128.  Rows are grouped in their lexicographic
+order (a radix sort), which the breaker keeps from one answer to the next (:func:`refined_order`).
 """
 
 from __future__ import annotations
@@ -116,10 +118,8 @@ def right_side(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray,
     and size, the distinct sums, their table (:func:`build_table`) and its filter (:func:`build_filter`)."""
     keys, tuples = right_tuples(pc, pd, n_right, target, start_rows)
     order, starts, sizes = group_rows(keys)
-    unique = np.empty((len(starts), keys.shape[1]), dtype=np.uint64)
-    for g in range(len(starts)):
-        unique[g] = keys[order[starts[g]]]
-    return tuples[order], starts, sizes, unique, build_table(unique), build_filter(unique)
+    unique, table, filt = _sums(keys, order, starts)
+    return tuples[order], starts, sizes, unique, table, filt
 
 
 @njit(cache=True, nogil=True)
@@ -136,13 +136,21 @@ def right_rows(pc: np.ndarray, order: np.ndarray, target: np.ndarray
             n += 1
     rows = rows[:n]
     starts, sizes = _groups_along(pc, rows)
-    unique = np.empty((len(starts), pc.shape[1]), dtype=np.uint64)
-    for g in range(len(starts)):
-        unique[g] = pc[rows[starts[g]]]
+    unique, table, filt = _sums(pc, rows, starts)
     tuples = np.zeros((n, 2), dtype=np.int32)
     for i in range(n):
         tuples[i, 0] = rows[i]
-    return tuples, starts, sizes, unique, build_table(unique), build_filter(unique)
+    return tuples, starts, sizes, unique, table, filt
+
+
+@njit(cache=True, nogil=True)
+def _sums(keys: np.ndarray, order: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct sums of a right side (the rows of ``keys`` at ``order[starts]``), their table
+    and its filter."""
+    unique = np.empty((len(starts), keys.shape[1]), dtype=np.uint64)
+    for g in range(len(starts)):
+        unique[g] = keys[order[starts[g]]]
+    return unique, build_table(unique), build_filter(unique)
 
 
 @njit(cache=True, nogil=True)

@@ -15,11 +15,11 @@ Phases (the ``phase`` a bot reports):
 from __future__ import annotations
 
 import hashlib
-from itertools import accumulate
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from typing import NamedTuple
 
 import numba

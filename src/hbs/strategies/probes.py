@@ -9,9 +9,10 @@ guess, n - 1)``, and ``black`` counts the left side's matches: both are sums ove
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit
-
 
 from .alphabet import FIRST, PAD
 
@@ -57,7 +58,7 @@ def letter_set(guess: str, n_letters: int) -> np.ndarray:
 
 
 def word_features(
-    guess: str, lengths, slots_bytes: list[np.ndarray], slots_counts: list[np.ndarray],
+    guess: str, lengths: Sequence[int], slots_bytes: list[np.ndarray], slots_counts: list[np.ndarray],
     memo: dict | None = None,
 ) -> tuple[list[np.ndarray] | None, list[np.ndarray] | None]:
     """Per-word features of a factorizable probe under a spacing (``lengths``), one array a slot.
@@ -67,7 +68,8 @@ def word_features(
     can match).  ``slots_bytes[j]`` is ``uint8[W_j, l_j]`` (the words of slot j),
     ``slots_counts[j]`` ``uint8[W_j, L]``.  ``memo``, where a slot's words are those of its length
     (the breaker's length classes), keeps each slot's features across spacings: a count feature
-    depends on the guess and the word length only, a black feature on the guess's piece over the word.
+    depends on the guess and the word length only, a black feature (with whether any word matches)
+    on the guess's piece over the word; and the guess's letters.
     """
     memo = {} if memo is None else memo
     letters = memo.get(("letters", guess))
@@ -113,7 +115,7 @@ def piece_matches(words: np.ndarray, piece: np.ndarray) -> tuple[np.ndarray, boo
 
 def fields(
     features: tuple[list[np.ndarray] | None, list[np.ndarray] | None], guess: str, black: int, white: int,
-    lengths,
+    lengths: Sequence[int],
 ) -> list[tuple[list[np.ndarray], int]] | None:
     """The fields ``(per-slot features, target)`` an answer sets on the words under a spacing.
 
@@ -131,7 +133,7 @@ def fields(
     return out
 
 
-def space_hit_count(lengths, probe: str) -> int:
+def space_hit_count(lengths: Sequence[int], probe: str) -> int:
     """How many spaces of one spacing fall on a space of ``probe`` (:func:`spacing.space_hits` of one row)."""
     hits, end = 0, -1
     for l in lengths[:-1]:
