@@ -52,7 +52,8 @@ def test_search_finds_exactly_the_tuples_that_sum_to_the_target(problem, seed):
 def test_searches_sharing_slots_list_what_a_search_alone_lists(n_slots, n_fields, seed):
     """Spacings counted after the same answers share a slot's rows (``shared``): a search that takes
     them from another's lists the same tuples in the same order, also where the other sorted the slot
-    by another field (another target) or held it at another place."""
+    by another field (another target) or held it at another place; and so does one given the slots'
+    row orders."""
     rng = np.random.default_rng(seed)
     slots = [rng.integers(0, 4, size=(int(rng.integers(3, 9)), n_fields)).astype(np.uint8) for _ in range(n_slots)]
     target = sum(s[rng.integers(len(s))].astype(np.int64) for s in slots)
@@ -63,6 +64,9 @@ def test_searches_sharing_slots_list_what_a_search_alone_lists(n_slots, n_fields
     TupleSearch(packed, pack(target[None, ::-1].astype(np.uint8))[0], shared=shared, slot_keys=keys)
     again = TupleSearch(packed, pack(target[None, :].astype(np.uint8))[0], shared=shared, slot_keys=keys)
     assert len(shared) and again.all().shape == alone.shape and (again.all() == alone).all()
+    # the slots' row orders given (as the breaker keeps them): the right side taken in that order
+    ordered = TupleSearch(packed, pack(target[None, :].astype(np.uint8))[0], slot_orders=[row_order(p) for p in packed])
+    assert ordered.all().shape == alone.shape and (ordered.all() == alone).all()
 
 
 @given(st.integers(1, 4), st.integers(1, 11), st.data())
