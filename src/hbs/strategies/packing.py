@@ -16,6 +16,7 @@ order (a radix sort), which the breaker keeps from one answer to the next (:func
 
 from __future__ import annotations
 
+import math
 from functools import cached_property
 
 import numpy as np
@@ -673,7 +674,7 @@ class TupleSearch:
             return None
         within = [d.within(c) for d, c in zip(self._distinct, parent._distinct)] + [(self._NONE, self._NONE)]
         pairs = refined_pairs(parent._ltuples, len(self.left), within[0][0], within[1][0])
-        everything = np.prod([len(d.keys) for d in self._distinct], dtype=np.float64)
+        everything = float(math.prod(len(d.keys) for d in self._distinct))
         return within if pairs < REFINE_SHARE * everything else None
 
     @property

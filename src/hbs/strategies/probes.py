@@ -72,11 +72,13 @@ def word_features(
     on the guess's piece over the word; and the guess's letters.
     """
     memo = {} if memo is None else memo
-    letters = memo.get(("letters", guess))
-    if letters is None:
-        letters = memo["letters", guess] = letter_set(guess, slots_counts[0].shape[1])
+    found = memo.get(("letters", guess))
+    if found is None:
+        letters = letter_set(guess, slots_counts[0].shape[1])
+        found = memo["letters", guess] = (letters, bool(letters.any()))
+    letters, any_letter = found
     counts = None
-    if letters.any():
+    if any_letter:
         counts = []
         for l, c in zip(lengths, slots_counts):
             key = ("count", guess, int(l))
