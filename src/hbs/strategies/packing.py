@@ -48,7 +48,9 @@ def packed_after(packed: np.ndarray, first: int, a: np.ndarray, b: np.ndarray, c
     n = packed.shape[0]
     words = max(packed.shape[1], (first + count + FIELDS_PER_WORD - 1) // FIELDS_PER_WORD)
     out = np.zeros((n, words), dtype=np.uint64)
-    out[:, : packed.shape[1]] = packed
+    for i in range(n):  # (element by element: a slice assignment doubles this kernel's compile time)
+        for k in range(packed.shape[1]):
+            out[i, k] = packed[i, k]
     for f in range(first, first + count):
         values = a if f == first else b
         word, shift = f // FIELDS_PER_WORD, np.uint64(8 * (f % FIELDS_PER_WORD))
@@ -116,7 +118,8 @@ def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarra
 def right_side(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray, start_rows: int = START_ROWS
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`right_tuples` grouped by their sums: the tuples (in group order), each group's start
-    and size, the distinct sums, their table (:func:`build_table`) and its filter (:func:`build_filter`)."""
+    and size, the distinct sums, their table (:func:`build_table`) and its filter (:func:`build_filter`).
+    (One slot: :func:`right_rows`, from the slot's kept order.)"""
     keys, tuples = right_tuples(pc, pd, n_right, target, start_rows)
     order, starts, sizes = group_rows(keys)
     unique, table, filt = _sums(keys, order, starts)
@@ -148,10 +151,18 @@ def right_rows(pc: np.ndarray, order: np.ndarray, target: np.ndarray
 def _sums(keys: np.ndarray, order: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct sums of a right side (the rows of ``keys`` at ``order[starts]``), their table
     and its filter."""
-    unique = np.empty((len(starts), keys.shape[1]), dtype=np.uint64)
-    for g in range(len(starts)):
-        unique[g] = keys[order[starts[g]]]
+    unique = _rows_at(keys, order, starts)
     return unique, build_table(unique), build_filter(unique)
+
+
+@njit(cache=True, nogil=True)
+def _rows_at(keys: np.ndarray, order: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The rows ``keys[order[at]]``."""
+    out = np.empty((len(at), keys.shape[1]), dtype=np.uint64)
+    for g in range(len(at)):
+        for k in range(keys.shape[1]):
+            out[g, k] = keys[order[at[g]], k]
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -399,7 +410,10 @@ def refined_matches(
                 if _residual(r1, pb[b_rows[j]], r2):
                     n = _match(table, unique_keys, filt, r2, a, b_rows[j], out_t, out_g, n)
     # each (a, b) is found once (under its coarser rows): sorting by the pair is left_matches' order
-    order = np.argsort(out_t[:n, 0].astype(np.int64) * max(1, pb.shape[0]) + out_t[:n, 1])
+    pairs = np.empty((n, 1), dtype=np.uint64)
+    for e in range(n):
+        pairs[e, 0] = np.uint64(out_t[e, 0]) * np.uint64(max(1, pb.shape[0])) + np.uint64(out_t[e, 1])
+    order = row_order(pairs)
     return out_t[order], out_g[order]
 
 
@@ -420,7 +434,8 @@ def _by_byte(keys: np.ndarray, col: int, shift: np.uint64, order: np.ndarray, ou
             break
     else:
         return False
-    count[:] = 0
+    for d in range(257):
+        count[d] = 0
     for i in range(n):
         count[_byte(keys[order[i], col], shift) + 1] += 1
     for d in range(256):
@@ -461,7 +476,9 @@ def refined_order(packed: np.ndarray, before: np.ndarray, first: int, count: int
     col = first // FIELDS_PER_WORD
     if (first + count - 1) // FIELDS_PER_WORD != col or n < 2:
         return row_order(packed)
-    order = before.copy()
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        order[i] = before[i]
     spare = np.empty(n, dtype=np.int64)
     counts = np.empty(257, dtype=np.int64)
     start = 0
@@ -481,7 +498,8 @@ def refined_order(packed: np.ndarray, before: np.ndarray, first: int, count: int
             out = spare[: end - start]
             for f in range(first, first + count):  # least significant first
                 if _by_byte(packed, col, np.uint64(8 * (f % FIELDS_PER_WORD)), run, out, counts):
-                    run[:] = out
+                    for i in range(end - start):
+                        run[i] = out[i]
         start = end
     return order
 
@@ -524,9 +542,7 @@ def distinct_rows(packed: np.ndarray, field: int, order: np.ndarray) -> tuple[np
     group order), each distinct row's start among them and size, and the distinct rows; ``order``
     is :func:`row_order` of ``packed``."""
     starts, sizes = _groups_along(packed, order)
-    keys = np.empty((len(starts), packed.shape[1]), dtype=np.uint64)
-    for g in range(len(starts)):
-        keys[g] = packed[order[starts[g]]]
+    keys = _rows_at(packed, order, starts)
     by_field = np.arange(len(starts))
     if len(starts) > 1:
         spare = np.empty(len(starts), dtype=np.int64)
@@ -640,9 +656,10 @@ class TupleSearch:
         self.left, self.right = order[: self.n - n_right], order[self.n - n_right :]
         empty = np.zeros((0, words), dtype=np.uint64)
         orders = slot_orders or [None] * self.n  # each slot's row_order, where known
-        if n_right == 1 and orders[self.right[0]] is not None:
-            self._rtuples, self._starts, self._sizes, unique, table, filt = right_rows(
-                slots[self.right[0]], orders[self.right[0]], target)
+        if n_right == 1:
+            right = slots[self.right[0]]
+            order_r = orders[self.right[0]] if orders[self.right[0]] is not None else row_order(right)
+            self._rtuples, self._starts, self._sizes, unique, table, filt = right_rows(right, order_r, target)
         else:
             self._rtuples, self._starts, self._sizes, unique, table, filt = right_side(
                 slots[self.right[0]], slots[self.right[1]] if n_right == 2 else empty, n_right, target, start_rows
