@@ -47,7 +47,7 @@ def test_space_hits_are_the_black_answer_of_a_space_probe(probe):
     hits = spacing.space_hits(lengths, probe)
     for row, h in zip(lengths.tolist()[::7], hits[::7]):
         phrase = " ".join("x" * l for l in row)
-        assert grade(probe, phrase)[0] == h == probes.space_hit_count(row, probe)
+        assert grade(probe, phrase)[0] == h == spacing.space_hit_count(row, probe)
 
 
 def entropy(values) -> float:

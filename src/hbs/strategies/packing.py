@@ -93,13 +93,13 @@ def _grown(rows: np.ndarray, n: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray,
+def right_tuples(pc: np.ndarray, pd: np.ndarray, target: np.ndarray,
                  start_rows: int = START_ROWS) -> tuple[np.ndarray, np.ndarray]:
-    """Tuples of the right group (1 or 2 slots, features ``pc``, ``pd``) whose sum fits under ``target``.
+    """Pairs of the right group (two slots, features ``pc``, ``pd``) whose sum fits under ``target``.
 
-    Returns ``uint64[R, K]`` packed sums and ``int32[R, 2]`` word indices (second column unused for 1 slot).
+    Returns ``uint64[R, K]`` packed sums and ``int32[R, 2]`` word indices.
     """
-    per = pd.shape[0] if n_right == 2 else 1
+    per = pd.shape[0]
     cap = max(1, min(pc.shape[0] * per, start_rows))
     keys = np.empty((cap, target.shape[0]), dtype=np.uint64)
     tuples = np.zeros((cap, 2), dtype=np.int32)
@@ -109,18 +109,18 @@ def right_tuples(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarra
             keys = _grown(keys, n)
             tuples = _grown(tuples, n)
         end = min(pc.shape[0], a + (keys.shape[0] - n) // per)  # rows whose tuples surely fit
-        n = _right_rows(pc, pd, n_right, target, a, end, keys, tuples, n)
+        n = _right_rows(pc, pd, target, a, end, keys, tuples, n)
         a = end
     return keys[:n].copy(), tuples[:n].copy()
 
 
 @njit(cache=True, nogil=True)
-def right_side(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray, start_rows: int = START_ROWS
+def right_side(pc: np.ndarray, pd: np.ndarray, target: np.ndarray, start_rows: int = START_ROWS
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`right_tuples` grouped by their sums: the tuples (in group order), each group's start
-    and size, the distinct sums, their table (:func:`build_table`) and its filter (:func:`build_filter`).
-    (One slot: :func:`right_rows`, from the slot's kept order.)"""
-    keys, tuples = right_tuples(pc, pd, n_right, target, start_rows)
+    """A right group of two slots: :func:`right_tuples` grouped by their sums: the pairs (in group
+    order), each group's start and size, the distinct sums, their table (:func:`build_table`) and
+    its filter (:func:`build_filter`).  (One slot: :func:`right_rows`, from the slot's kept order.)"""
+    keys, tuples = right_tuples(pc, pd, target, start_rows)
     order, starts, sizes = group_rows(keys)
     unique, table, filt = _sums(keys, order, starts)
     return tuples[order], starts, sizes, unique, table, filt
@@ -224,20 +224,14 @@ def refined_pairs(parent: np.ndarray, n_left: int, first_a: np.ndarray, first_b:
 
 
 @njit(cache=True, nogil=True)
-def _right_rows(pc: np.ndarray, pd: np.ndarray, n_right: int, target: np.ndarray, a0: int, a1: int,
+def _right_rows(pc: np.ndarray, pd: np.ndarray, target: np.ndarray, a0: int, a1: int,
                 keys: np.ndarray, tuples: np.ndarray, n: int) -> int:
-    """The tuples of rows ``a0 .. a1`` of ``pc``, written from row ``n`` on (the caller made room); the next
+    """The pairs of rows ``a0 .. a1`` of ``pc``, written from row ``n`` on (the caller made room); the next
     free row.  Its own kernel, arrays never reallocated and rows copied field by field: otherwise numba
     counts references on every step (atomic; ten times this loop's own work)."""
     scratch = np.empty(target.shape[0], dtype=np.uint64)
     for a in range(a0, a1):
         if not _residual(target, pc[a], scratch):
-            continue
-        if n_right == 1:
-            for k in range(target.shape[0]):
-                keys[n, k] = pc[a, k]
-            tuples[n, 0] = a
-            n += 1
             continue
         for b in range(pd.shape[0]):
             for k in range(target.shape[0]):
@@ -662,8 +656,7 @@ class TupleSearch:
             self._rtuples, self._starts, self._sizes, unique, table, filt = right_rows(right, order_r, target)
         else:
             self._rtuples, self._starts, self._sizes, unique, table, filt = right_side(
-                slots[self.right[0]], slots[self.right[1]] if n_right == 2 else empty, n_right, target, start_rows
-            )
+                slots[self.right[0]], slots[self.right[1]], target, start_rows)
         field = _pruning_field(slots[self.left[-1]], target, FIELDS_PER_WORD * words) if len(self.left) == 2 else 0
         keys = slot_keys or (None,) * self.n  # names of the slots' rows, shared under them (see _distinct)
         self._distinct = [_distinct(slots[j], field if i == 1 else 0, shared, keys[j], orders[j])

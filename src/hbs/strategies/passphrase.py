@@ -19,7 +19,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
 from typing import NamedTuple
 
 import numba
@@ -33,6 +32,7 @@ from .alphabet import FIRST, Alphabet
 from .expected_cost import COST_KNOTS, expected_costs
 from .levels import LevelSearch
 from .packing import MAX_FIELD, TupleSearch, packed_after, refined_order
+from .spacing import word_offsets
 
 FEATURE_CACHE = 20_000  # slot features (by piece of a guess) kept before the cache is emptied
 KEPT_SEARCHES = 64  # (spacing, answers) fields and searches kept (the latest) when a count begins
@@ -447,7 +447,7 @@ class PhraseBreaker:
 
     def _no_fields(self, spacing: tuple) -> Fields:
         """The fields of no answer: one zero word a row."""
-        keys = tuple(zip(spacing, accumulate((l + 1 for l in spacing[:-1]), initial=0)))
+        keys = tuple(zip(spacing, word_offsets(np.array(spacing)).tolist()))
         return Fields(0, [np.zeros((self.class_sizes[l], 1), np.uint64) for l in spacing], np.zeros(1, np.uint64), keys,
                       [np.arange(self.class_sizes[l]) for l in spacing])  # equal rows: in index order
 

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from .alphabet import FIRST, PAD
+from .spacing import space_hit_count
 
 # Letters are the internal letters of :mod:`hbs.strategies.alphabet`: letter ``c`` is ``chr(FIRST + c)``,
 # ``c`` in ``0..L-1`` for a list of ``L`` characters; in a probe's design the code ``L`` is a space.
@@ -126,23 +127,13 @@ def fields(
     counts, blacks = features
     out = []
     count_target = black + white - min(guess.count(" "), len(lengths) - 1)
-    black_target = black - space_hit_count(lengths, guess)
+    black_target = black - space_hit_count(lengths, guess)  # (one spacing: no arrays)
     for values, target in ((counts, count_target), (blacks, black_target)):
         if values is not None:
             out.append((values, target))
         elif target != 0:
             return None
     return out
-
-
-def space_hit_count(lengths: Sequence[int], probe: str) -> int:
-    """How many spaces of one spacing fall on a space of ``probe`` (:func:`spacing.space_hits` of one row)."""
-    hits, end = 0, -1
-    for l in lengths[:-1]:
-        end += int(l) + 1
-        if end < len(probe) and probe[end] == " ":
-            hits += 1
-    return hits
 
 
 @njit(cache=True, nogil=True)

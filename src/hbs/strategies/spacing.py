@@ -9,6 +9,8 @@ it holds (the product of the word-list's class sizes), since all phrases are equ
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -101,3 +103,13 @@ def space_hits(lengths: np.ndarray, probe: str) -> np.ndarray:
     marks = np.frombuffer(probe.encode("latin-1"), dtype=np.uint8) == ord(" ")
     inside = spaces < len(probe)
     return (inside & marks[np.minimum(spaces, len(probe) - 1)]).sum(axis=1)
+
+
+def space_hit_count(lengths: Sequence[int], probe: str) -> int:
+    """:func:`space_hits` of one hypothesis, without arrays (it is asked once a spacing and answer)."""
+    hits, end = 0, -1
+    for l in lengths[:-1]:
+        end += int(l) + 1
+        if end < len(probe) and probe[end] == " ":
+            hits += 1
+    return hits
