@@ -199,3 +199,50 @@ def test_a_level_over_its_sums_cap_is_not_built(seed):
         assert levels.combine(*args, max_sums=len(want) - 1) is None
     keys, counts, _ = levels.combine(*args, max_sums=10 * len(want))
     assert len(keys) == len(want) and counts.sum() == len(prev) * len(rows)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_guided_positions_are_numpys_searchsorted(seed):
+    """``positions`` (a guide table, then a search in the needle's bucket) gives the positions
+    ``np.searchsorted(..., side="right")`` gives: weights of one kind, of very different sizes,
+    repeated sums, needles that hit a sum exactly, and needles sorted or not."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([1, 2, 3, 7, 50, 1000, 20_000]))
+    kind = seed % 3
+    weights = (rng.integers(1, 4, n).astype(float) if kind == 0 else
+               np.exp(rng.normal(0, 8, n)) if kind == 1 else rng.random(n) * 1e12)
+    cum = np.cumsum(weights)
+    u = np.concatenate([rng.random(5000), [0.0, 1 - 2**-53, 0.5], cum[rng.integers(0, n, 200)] / cum[-1]])
+    table = levels.guide(cum)
+    for needles in (u, np.sort(u)):
+        assert np.array_equal(levels.positions(cum, table, needles, cum[-1]),
+                              np.searchsorted(cum, needles * cum[-1], side="right"))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_completing_draws_finds_the_right_row_of_the_scalar_rule(seed):
+    """``complete`` against field-by-field arithmetic: a draw completes when the target less its
+    left, middle and deferred rows has no field below zero and is a right row; drawn so that some
+    do, some go below zero at each step (with right rows equal to what such a field wraps to), and
+    some leave a residual that is no right row.  More draws than its chunk, and a last chunk part full."""
+    rng = np.random.default_rng(seed)
+    fields, deferred = int(rng.integers(1, 20)), int(rng.integers(0, 3))
+    draws = int(rng.integers(1, 3 * levels.CHUNK + 7))
+    left, mid, rows = (rng.integers(0, 5, (int(rng.integers(1, 40)), fields)) for _ in range(3))
+    extra = rng.integers(0, 3, (int(rng.integers(1, 10)), fields))
+    a, m = rng.integers(0, len(left), draws), rng.integers(0, len(mid), draws)
+    e = rng.integers(0, len(extra), (draws, deferred))
+    target = rng.integers(4, 16, fields)
+    residual = target - left[a] - mid[m] - extra[e].sum(axis=1)
+    # right rows: random ones, half the fitting residuals, and those that a field gone below zero
+    # would wrap to (7 bits a field): a kernel that missed the fall would find them
+    chosen = residual[rng.random(draws) < 0.5]
+    right = np.unique(np.concatenate([rows, np.mod(chosen, 128)]), axis=0)
+    b_keys = pack(right.astype(np.uint8))
+    got = levels.complete(pack(left.astype(np.uint8)), a, pack(mid.astype(np.uint8)), m, pack(extra.astype(np.uint8)),
+                          e, b_keys, levels.build_table(b_keys), levels.build_filter(b_keys),
+                          levels._packed(target))
+    # the scalar rule: every partial residual non-negative (so the full one is), then a row equal to it
+    position = {tuple(r): i for i, r in enumerate(right)}
+    want = [position.get(tuple(r), -1) if (r >= 0).all() else -1 for r in residual]
+    assert got.tolist() == want

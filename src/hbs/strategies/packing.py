@@ -311,12 +311,29 @@ def build_filter(unique_keys: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
+def filter_bit(filt: np.ndarray, key: np.ndarray) -> np.uint64:
+    """``key``'s bit in the :func:`build_filter` bitmap ``filt``."""
+    return _filter_hash(key) >> filt[-1]
+
+
+@njit(cache=True, inline="always")
+def filter_has(filt: np.ndarray, bit: np.uint64) -> bool:
+    """Whether the bit :func:`filter_bit` gave is set (False: the key is not in the table)."""
+    return bool((filt[bit >> np.uint64(6)] >> (bit & np.uint64(63))) & np.uint64(1))
+
+
+@njit(cache=True, inline="always")
+def in_filter(filt: np.ndarray, key: np.ndarray) -> bool:
+    """Whether ``key``'s bit is set in the :func:`build_filter` bitmap ``filt`` (False: not a key)."""
+    return filter_has(filt, filter_bit(filt, key))
+
+
+@njit(cache=True, inline="always")
 def _match(table: np.ndarray, unique_keys: np.ndarray, filt: np.ndarray, residual: np.ndarray, a: int, b: int,
            out_t: np.ndarray, out_g: np.ndarray, n: int) -> int:
     """Record left rows ``(a, b)`` at ``n`` when ``residual`` is a key of the table (``filt`` its
     :func:`build_filter`); the next free row."""
-    h = _filter_hash(residual) >> filt[-1]
-    if not (filt[h >> np.uint64(6)] >> (h & np.uint64(63))) & np.uint64(1):
+    if not in_filter(filt, residual):
         return n
     g = _lookup(table, unique_keys, residual)
     if g < 0:
@@ -636,6 +653,7 @@ class TupleSearch:
     """
 
     exact = True  # the count is exact (see :class:`hbs.strategies.levels.LevelSearch`)
+    draws = 0  # (an estimate's draws: none)
     _NONE = np.zeros(1, dtype=np.int64)
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
