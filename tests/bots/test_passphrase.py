@@ -132,6 +132,46 @@ def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, roo
     assert any(loose)  # the regime was reached
 
 
+def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, root):
+    """Five words with every count estimated and a guess's draws capped at none
+    (``Settings.guess_draws`` 0): a count stops after its first spacings, and the guess is then
+    spaces only, where they tell most about every spacing still weighed.  Its answer keeps the
+    secret's spacing (the bot believes the truth) and rules others out, and the games are solved
+    with no guess twice."""
+    from hbs.strategies import levels
+
+    monkeypatch.setattr(levels, "WORK_BUDGET", 100)
+    rng = random.Random(4)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
+    breaker = PhraseBreaker(PhraseGame(words, 5), settings=Settings(guess_draws=0))
+    probes = []
+    design = PhraseBreaker._spacing_probe
+
+    def noting(self, state):
+        probe = design(self, state)
+        probes.append(probe)
+        return probe
+
+    monkeypatch.setattr(PhraseBreaker, "_spacing_probe", noting)
+    narrowed = []
+    for _ in range(4):
+        secret = " ".join(rng.choice(words) for _ in range(5))
+        guesses = solve(breaker, secret)
+        assert len(set(guesses)) == len(guesses), guesses
+        truth = [len(w) for w in secret.split(" ")]
+        history = []
+        for guess in guesses[:-1]:
+            key = tuple((breaker.alphabet.inward(g), b, w) for g, b, w in history)
+            history.append((guess, *grade(guess, secret)))
+            if guess in probes:
+                assert not guess.strip(" -#")  # spaces (and fillers) only
+                before = breaker.state(key).lengths
+                after = breaker.state(key + ((breaker.alphabet.inward(guess), *history[-1][1:]),)).lengths
+                assert (after == truth).all(axis=1).any()
+                narrowed.append(len(after) < len(before))
+    assert narrowed and any(narrowed)  # the regime was reached, and its probes told spacings apart
+
+
 @pytest.mark.slow
 def test_a_sample_no_probe_tells_apart_is_guessed_among_not_probed_with_fillers(root):
     """Four words of 100,000 (the list `benchmarks/phrases.py --sample-words 100000` draws): in

@@ -55,6 +55,10 @@ class Settings:
     # spacings counted a guess at most, the most likely (seven and eight words: 3,700 and 18,000
     # fit the first answer; counting them all took 15 and 74 s, and 1 and 5 GB)
     max_counted: int = 1000
+    # an estimated count's draws a guess at most, all spacings (an estimate of four rounds draws 5.6
+    # million, 1-2 s of eight words); once over, the spacings left keep their estimated counts and
+    # the guess reads the spacing (eight words of 7,776: a guess counted 28 spacings, 22 estimated: 39 s)
+    guess_draws: float = 1.2e7
     enumerate_below: int = 4000  # list the phrases once at most this many fit
     score_secrets: int = 1500  # candidates the p2 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p2 guesses
@@ -226,9 +230,12 @@ class PhraseBreaker:
             return self._opening()
         rng = np.random.default_rng(_seed(self.seed, key))
         if state.candidates is None:
-            searches, total, rest, state = self._refresh(state)
+            searches, total, rest, state, drawn_out = self._refresh(state)
             if total + rest > self.settings.enumerate_below or not all(s.exact for s in searches):
                 self._states[key] = state
+                probe = self._spacing_probe(state) if drawn_out else None
+                if probe is not None:
+                    return probe, "p1", total + rest
                 return self._narrowing(state, searches, total + rest, rng)
             counted = {tuple(s.lengths.tolist()) for s in searches}
             pending = np.array([h for h in state.lengths.tolist() if tuple(h) not in counted], dtype=np.int64)
@@ -329,7 +336,7 @@ class PhraseBreaker:
         return phrases[keep]
 
     # -- the packed-count search ------------------------------------------------------------------
-    def _refresh(self, state: State) -> tuple[list[TupleSearch], int, int, State]:
+    def _refresh(self, state: State) -> tuple[list[TupleSearch], int, int, State, bool]:
         """Count the phrases of each spacing, most likely first.
 
         ``state.weights`` holds each spacing's count as last known or estimated.  Counts only
@@ -338,9 +345,11 @@ class PhraseBreaker:
         ``Settings.mean_shrink`` off).  Most spacings lose nearly all their phrases to an answer but
         the secret's keeps many: with the median a quarter of 3-word games listed the phrases
         without the secret's spacing, and each such game took half a guess more.  Counting stops
-        once the estimates left are under ``mixture_share`` of the counted total.  Spacings with no phrase are dropped.
-        Returns the searches of the counted spacings, their total, the estimate of the rest (0 only
-        when every spacing was counted), and the state with the spacings' weights brought up to date.
+        once the estimates left are under ``mixture_share`` of the counted total, or once the
+        estimated counts have drawn over ``Settings.guess_draws`` (*drawn out*).  Spacings with no
+        phrase are dropped.  Returns the searches of the counted spacings, their total, the estimate
+        of the rest (0 only when every spacing was counted), the state with the spacings' weights
+        brought up to date, and whether the count was drawn out.
         """
         for old in list(self._kept)[: max(0, len(self._kept) - KEPT_SEARCHES)]:  # the oldest first
             del self._kept[old]
@@ -350,6 +359,7 @@ class PhraseBreaker:
         done: dict[int, TupleSearch] = {}
         ratios: list[float] = []
         batch = self.settings.refresh_batch
+        draws, drawn_out = 0, False
         with ExitStack() as stack:
             # the level search's kernels are long and free of the GIL: a pool of the threads (2 cores:
             # 3.3 against 3.5-4.0 s a 4-word game); the tuple search's are short between numpy steps,
@@ -367,9 +377,13 @@ class PhraseBreaker:
                 if not len(pending) or (total > 0 and rest < self.settings.mixture_share * total) \
                         or len(done) >= self.settings.max_counted:
                     break
+                drawn_out = draws > self.settings.guess_draws
+                if drawn_out:
+                    break
                 picked = [int(i) for i in pending[:batch]]
                 for i, search in zip(picked, run(lambda i: self._search(state, state.lengths[i]), picked)):
                     done[i] = search
+                    draws += search.draws
                     total += search.count
                     ratios.append(search.count / weights[i])
                     weights[i] = search.count
@@ -378,7 +392,7 @@ class PhraseBreaker:
         live = weights > 0
         state = replace(state, lengths=state.lengths[live], weights=weights[live])
         searches = [done[i] for i in sorted(done) if done[i].count]
-        return searches, total, int(np.ceil(rest)) if len(pending) else 0, state
+        return searches, total, int(np.ceil(rest)) if len(pending) else 0, state, drawn_out
 
     def _search(self, state: State, lengths: np.ndarray) -> TupleSearch | LevelSearch:
         answers = tuple(o for o in state.observations if self._factorizable(o[0]))  # the others: see _listed
@@ -504,6 +518,16 @@ class PhraseBreaker:
             lens = self.word_lengths[phrases].sum(axis=1).astype(np.int64) + self.n - 1
             codes = probes.design_left(chars, lens, codes, self.letters, self.settings.passes)
         return probes.build(probes.left_side(codes, self.letters), np.ones(self.letters, dtype=bool), self.sat)
+
+    def _spacing_probe(self, state: State) -> str | None:
+        """A guess of spaces only, where they tell most about the spacings as now weighed (counted
+        or estimated): the probe of a drawn-out count (see :meth:`_refresh`), whose sample holds
+        only the spacings it counted.  None when no position tells them apart."""
+        marks = spacing.design_space_probe(state.lengths, state.weights, state.length)
+        if not marks.any():
+            return None
+        codes = np.where(marks, self.letters, -1).astype(np.int64)
+        return probes.build(probes.left_side(codes, self.letters), np.zeros(self.letters, dtype=bool), self.sat)
 
     def _letter_matrix(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return probes.letter_matrix(self._rows(phrases)[0], phrases, self.word_counts)
