@@ -66,6 +66,26 @@ def test_the_estimate_draws_only_fitting_tuples_and_is_close(seed):
     assert max(drawn.values()) < 60
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_a_count_of_more_meetings_than_its_cap_is_estimated(seed):
+    """``max_meetings``: a search whose exact count would hold more meetings is estimated (close,
+    draws that fit), one within it counts exactly; ``meet`` itself stops past the cap."""
+    feats, target = instance(100 + seed, n_min=3, n_max=6, rows=7, value=3, fields=3)
+    fit = brute(feats, target)
+    exact = search(feats, target)
+    assert exact.exact and exact.count == len(fit) and exact.meetings >= 1
+    assert search(feats, target, max_meetings=exact.meetings).exact
+    capped = search(feats, target, max_meetings=exact.meetings - 1)
+    assert not capped.exact and abs(capped.count - len(fit)) <= 0.1 * len(fit)
+    assert {tuple(t) for t in capped.sample(50, np.random.default_rng(seed)).tolist()} <= fit
+    left, mid, right = exact._left, exact._mid, exact._right
+    args = (left.keys[-1], mid.keys[-1], right.keys[-1], right.tables[-1], pack(target[None].astype(np.uint8))[0])
+    *every, whole = levels.meet(*args)
+    assert whole and len(every[0]) == exact.meetings
+    *some, whole = levels.meet(*args, exact.meetings - 1)
+    assert not whole
+
+
 def test_the_estimate_is_the_same_for_the_same_inputs_and_fresh_with_a_salt():
     feats, target = instance(7, n_min=4, n_max=6, rows=7, value=3, fields=3)
     one, two = search(feats, target, budget=0), search(feats, target, budget=0)

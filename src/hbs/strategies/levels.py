@@ -266,8 +266,9 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
 
 @njit(cache=True, nogil=True)
 def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
-         target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``."""
+         target: np.ndarray, max_meetings: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
+    and True; or, once there are over ``max_meetings``, some of them and False."""
     ai = np.empty(1024, dtype=np.int64)
     di = np.empty(1024, dtype=np.int64)
     bi = np.empty(1024, dtype=np.int64)
@@ -275,6 +276,8 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
     r2 = np.empty(target.shape[0], dtype=np.uint64)
     n = 0
     for a in range(a_keys.shape[0]):
+        if n > max_meetings:
+            return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), False
         if not _residual(target, a_keys[a], r1):
             continue
         while n + d_keys.shape[0] > ai.shape[0]:  # room for this row's meetings (not in the loop: see _bucket)
@@ -287,7 +290,7 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
                     di[n] = d
                     bi[n] = g
                     n += 1
-    return ai[:n].copy(), di[:n].copy(), bi[:n].copy()
+    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), n <= max_meetings
 
 
 @njit(cache=True, nogil=True)
@@ -556,11 +559,14 @@ class LevelSearch:
     behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
     that weight.  An estimated search cannot list its tuples.  So is one where a slot was *deferred*
     (drawn alone in the estimate rather than counted into a level): a middle slot past the second
-    (``LEVEL_BUDGET``) or a side's second slot (``SIDE_STEPS``, ``SIDE_SUMS``).
+    (``LEVEL_BUDGET``) or a side's second slot (``SIDE_STEPS``, ``SIDE_SUMS``).  The count is also
+    estimated where the exact meetings would number over ``max_meetings`` (32 bytes each, held with
+    the search: eight words of 2,048 held 2.5 million a search, 24 searches a guess, 3 GB).
     """
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
-                 lengths: np.ndarray | None = None, budget: float | None = None, salt: int = 0):
+                 lengths: np.ndarray | None = None, budget: float | None = None, salt: int = 0,
+                 max_meetings: float = np.inf):
         self.slot_words, self.lengths = slot_words, lengths
         self.n = len(slots)
         self.exact = True
@@ -611,7 +617,12 @@ class LevelSearch:
             return
         if work > budget and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
-        ai, di, bi = meet(self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1], target)
+        ai, di, bi, whole = meet(self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1],
+                                 target, max_meetings)
+        if not whole:  # (so many meetings: draws fit often, the estimate is quick)
+            del ai, di, bi
+            self._estimate(target, salt, True)
+            return
         self._meetings = (ai, di, bi)
         self._weights = self._left.counts[-1][ai] * self._mid.counts[-1][di] * self._right.counts[-1][bi]
         self._count = float(self._weights.sum())
@@ -675,6 +686,11 @@ class LevelSearch:
             return widest([j for side in sides for j in side.deferred])
         steps, side = max((side.steps, i) for i, side in enumerate(sides))
         return widest(sides[side].slots) if steps > FOCUS_STEPS else widest(self.middle)
+
+    @property
+    def meetings(self) -> int:
+        """How many meetings (or fitting draws) the search holds."""
+        return len(self._meetings[0])
 
     @property
     def count(self) -> int:

@@ -653,7 +653,7 @@ class TupleSearch:
     """
 
     exact = True  # the count is exact (see :class:`hbs.strategies.levels.LevelSearch`)
-    draws = 0  # (an estimate's draws: none)
+    draws = meetings = 0  # (an estimate's draws, the level search's meetings: none)
     _NONE = np.zeros(1, dtype=np.int64)
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,

@@ -59,6 +59,10 @@ class Settings:
     # million, 1-2 s of eight words); once over, the spacings left keep their estimated counts and
     # the guess reads the spacing (eight words of 7,776: a guess counted 28 spacings, 22 estimated: 39 s)
     guess_draws: float = 1.2e7
+    # the level search's exact meetings a guess holds at most, all spacings (32 bytes each); a count
+    # that would take it over is estimated (eight words of 2,048: 24 exact counts of 2.5 million
+    # meetings each, 3 GB)
+    guess_meetings: float = 2.5e7
     enumerate_below: int = 4000  # list the phrases once at most this many fit
     score_secrets: int = 1500  # candidates the p2 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p2 guesses
@@ -359,7 +363,7 @@ class PhraseBreaker:
         done: dict[int, TupleSearch] = {}
         ratios: list[float] = []
         batch = self.settings.refresh_batch
-        draws, drawn_out = 0, False
+        draws, drawn_out, held = 0, False, 0
         with ExitStack() as stack:
             # the level search's kernels are long and free of the GIL: a pool of the threads (2 cores:
             # 3.3 against 3.5-4.0 s a 4-word game); the tuple search's are short between numpy steps,
@@ -381,9 +385,11 @@ class PhraseBreaker:
                 if drawn_out:
                     break
                 picked = [int(i) for i in pending[:batch]]
-                for i, search in zip(picked, run(lambda i: self._search(state, state.lengths[i]), picked)):
+                room = self.settings.guess_meetings - held
+                for i, search in zip(picked, run(lambda i: self._search(state, state.lengths[i], room), picked)):
                     done[i] = search
                     draws += search.draws
+                    held += search.meetings
                     total += search.count
                     ratios.append(search.count / weights[i])
                     weights[i] = search.count
@@ -394,7 +400,7 @@ class PhraseBreaker:
         searches = [done[i] for i in sorted(done) if done[i].count]
         return searches, total, int(np.ceil(rest)) if len(pending) else 0, state, drawn_out
 
-    def _search(self, state: State, lengths: np.ndarray) -> TupleSearch | LevelSearch:
+    def _search(self, state: State, lengths: np.ndarray, max_meetings: float = np.inf) -> TupleSearch | LevelSearch:
         answers = tuple(o for o in state.observations if self._factorizable(o[0]))  # the others: see _listed
         fields, search = self._counted(tuple(lengths.tolist()), answers)
         if fields is None:
@@ -402,7 +408,7 @@ class PhraseBreaker:
         if search is None:  # the level search, never kept: its estimate's draws change with every answer
             slots = [self.by_length[int(l)] for l in lengths]
             return LevelSearch(fields.slots, fields.target, slot_words=slots, lengths=lengths,
-                               salt=len(state.observations))
+                               salt=len(state.observations), max_meetings=max_meetings)
         return search
 
     def _counted(self, spacing: tuple, answers: tuple) -> tuple[Fields | None, TupleSearch | None]:
