@@ -172,6 +172,37 @@ def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, r
     assert narrowed and any(narrowed)  # the regime was reached, and its probes told spacings apart
 
 
+def test_a_secret_in_an_uncounted_spacing_too_large_to_list_is_narrowed_not_refused(monkeypatch, root):
+    """The phrases were listed from the spacings counted, none fits the answers, and the secret lies
+    in a spacing left uncounted whose count is estimated (eight words of 2,048: "an estimated search
+    cannot list its tuples"): those spacings are counted and narrowed instead.  Here counting stops
+    early (``mixture_share`` 0.6 leaves likely spacings uncounted) and every uncounted spacing's
+    search is estimated when the listing reaches for it."""
+    from hbs.strategies.levels import LevelSearch
+
+    rng = random.Random(5)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 5], 30)))
+    breaker = PhraseBreaker(PhraseGame(words, 5), settings=Settings(mixture_share=0.6))
+    reached = []
+    search = PhraseBreaker._search
+
+    def estimated_when_listing(self, state, lengths, max_meetings=float("inf")):
+        found = search(self, state, lengths, max_meetings)
+        if max_meetings == float("inf") and isinstance(found, LevelSearch) and found.count:  # the listing's
+            reached.append(tuple(lengths))
+            fields = self._fields_of(tuple(lengths.tolist()), tuple(
+                o for o in state.observations if self._factorizable(o[0])))
+            return LevelSearch(fields.slots, fields.target, slot_words=found.slot_words, lengths=lengths, budget=0)
+        return found
+
+    monkeypatch.setattr(PhraseBreaker, "_search", estimated_when_listing)
+    for _ in range(12):
+        secret = " ".join(rng.choice(words) for _ in range(5))
+        guesses = solve(breaker, secret)
+        assert guesses[-1] == secret and len(set(guesses)) == len(guesses)
+    assert reached  # the path was taken
+
+
 @pytest.mark.slow
 def test_a_sample_no_probe_tells_apart_is_guessed_among_not_probed_with_fillers(root):
     """Four words of 100,000 (the list `benchmarks/phrases.py --sample-words 100000` draws): in

@@ -118,9 +118,10 @@ class State:
 #: up to 10.3 s, at most 0.3 s of a bank (before, of 100,000: a guess of 143 s, 16 GB); 5 words of 7,776:
 #: 1 GB, 2-8 s a guess;
 #: 6 words of 7,776: up to 7 s a guess under `hbs run`; 7 words of 7,776: 1.1 GB, up to 15 s a
-#: guess under `hbs run`, within a game's bank; 8 words of 1,024: up to 13 s a guess; of 2,048: a
-#: MemoryError in the exact meeting, 1 game of 2; of 7,776: 14 to 22 s a guess, 2.2 GB).
-MAX_WORDS = {3: 100_000, 4: 100_000, 5: 7_776, 6: 7_776, 7: 7_776, 8: 1_024}
+#: guess under `hbs run`, within a game's bank; 8 words of 7,776: 6 of 6 under `hbs run`, guesses
+#: up to 8.7 s, no bank spent (before the faster estimates and ``Settings.guess_draws``: 14 to 22 s
+#: a guess, one of 108 s); of 2,048: see ``Settings.guess_meetings`` (before, a MemoryError).
+MAX_WORDS = {3: 100_000, 4: 100_000, 5: 7_776, 6: 7_776, 7: 7_776, 8: 7_776}
 #: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
 #: five words) the level search counts them (3 words of 60,000: 230 MB, 2.4 s a game; 4 words of
 #: 10,000 grew past 8 GB).
@@ -246,7 +247,18 @@ class PhraseBreaker:
             state = replace(state, pending=pending, candidates=self._listed(state, searches))
         if len(state.candidates) == 0 and state.pending is not None and len(state.pending):
             # the secret lies in a spacing too unlikely to have been counted: list those now
-            searches = [s for s in (self._search(state, h) for h in state.pending) if s.count]
+            searches = []
+            for h in state.pending:
+                search = self._search(state, h)
+                if not search.exact:
+                    # too many to list (an estimated count; eight words of 2,048 raised "cannot list"
+                    # here): those spacings alone, counted and narrowed as before a listing
+                    pending = {tuple(h) for h in state.pending.tolist()}
+                    keep = np.array([tuple(h) in pending for h in state.lengths.tolist()])
+                    return self._decide(replace(state, lengths=state.lengths[keep], weights=state.weights[keep],
+                                                candidates=None, pending=None), key)
+                if search.count:
+                    searches.append(search)
             state = replace(state, pending=None, candidates=self._listed(state, searches))
         self._states[key] = state
         return self._closing(state, rng)
