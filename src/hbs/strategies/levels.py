@@ -268,7 +268,7 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
 def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
          target: np.ndarray, max_meetings: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
-    and True; or, once there are over ``max_meetings``, some of them and False."""
+    and True; or, as soon as there are over ``max_meetings``, none and False."""
     ai = np.empty(1024, dtype=np.int64)
     di = np.empty(1024, dtype=np.int64)
     bi = np.empty(1024, dtype=np.int64)
@@ -276,8 +276,6 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
     r2 = np.empty(target.shape[0], dtype=np.uint64)
     n = 0
     for a in range(a_keys.shape[0]):
-        if n > max_meetings:
-            return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), False
         if not _residual(target, a_keys[a], r1):
             continue
         while n + d_keys.shape[0] > ai.shape[0]:  # room for this row's meetings (not in the loop: see _bucket)
@@ -290,7 +288,9 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
                     di[n] = d
                     bi[n] = g
                     n += 1
-    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), n <= max_meetings
+        if n > max_meetings:
+            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
+    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True
 
 
 @njit(cache=True, nogil=True)
@@ -620,7 +620,6 @@ class LevelSearch:
         ai, di, bi, whole = meet(self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1],
                                  target, max_meetings)
         if not whole:  # (so many meetings: draws fit often, the estimate is quick)
-            del ai, di, bi
             self._estimate(target, salt, True)
             return
         self._meetings = (ai, di, bi)

@@ -524,7 +524,7 @@ class PhraseBreaker:
         _, groups = np.unique(phrase_lengths, return_inverse=True)
         width = int(phrase_lengths.max())
         marks = spacing.design_space_probe(lengths, weights, width, groups)
-        codes = np.where(marks, self.letters, -1).astype(np.int64)
+        codes = probes.space_codes(marks, self.letters)
         letters = self.settings.first_letters
         if letters is None:
             letters = len(self.game.words) <= FIRST_LETTERS.get(self.n, 0)
@@ -544,7 +544,7 @@ class PhraseBreaker:
         marks = spacing.design_space_probe(state.lengths, state.weights, state.length)
         if not marks.any():
             return None
-        codes = np.where(marks, self.letters, -1).astype(np.int64)
+        codes = probes.space_codes(marks, self.letters)
         return probes.build(probes.left_side(codes, self.letters), np.zeros(self.letters, dtype=bool), self.sat)
 
     def _letter_matrix(self, phrases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -26,6 +26,11 @@ def saturation(word_counts: np.ndarray, n_words: int) -> np.ndarray:
     return n_words * word_counts.max(axis=0).astype(np.int64)
 
 
+def space_codes(marks: np.ndarray, n_letters: int) -> np.ndarray:
+    """Design codes of a left side with spaces at ``marks`` (``bool[width]``) and nothing elsewhere."""
+    return np.where(marks, n_letters, -1).astype(np.int64)
+
+
 def left_side(codes: np.ndarray, n_letters: int) -> str:
     """The left side written from design codes (letter, ``n_letters`` for a space, or -1)."""
     return "".join(chr(FIRST + c) if 0 <= c < n_letters else (" " if c == n_letters else PAD) for c in codes)
