@@ -10,6 +10,7 @@ Everything else is :mod:`hbs.cli`.
 from __future__ import annotations
 
 import sys
+import warnings
 
 from .confinement import Plan
 from .isolation import cores, prestart
@@ -50,6 +51,7 @@ def planned_confinement(argv: list[str]) -> Plan | None:
     from . import confinement
     from .bot import locate
     from .errors import HbsError
+    from .isolation import Budgets
     from .request import default_words
 
     bots = values(argv, "--bot")
@@ -60,13 +62,31 @@ def planned_confinement(argv: list[str]) -> Plan | None:
         source = locate(bots[-1], values(argv, "--bots-dir"))
         phrases = values(argv, "--phrases") or values(argv, "--game")[-1:] == ["phrases"]
         words = (values(argv, "--words") or [default_words()])[-1] if phrases else None
-        return confinement.plan(mechanism, source, words)
-    except (HbsError, OSError):  # the command line reports it
+        memory = int((values(argv, "--memory") or [Budgets().memory_mb])[-1])
+        return confinement.plan(mechanism, source, words, memory)
+    except (HbsError, OSError, ValueError):  # the command line reports it
         return None
+
+
+def show_notes() -> None:
+    """Library warnings meant for the user (a bot's compile cache emptied) as one ``hbs: note:`` line."""
+    from .caches import CacheReset
+
+    warnings.simplefilter("always", CacheReset)
+    shown = warnings.showwarning
+
+    def show(message, category, *args, **kwargs):
+        if issubclass(category, CacheReset):
+            print(f"hbs: note: {message}", file=sys.stderr, flush=True)
+        else:
+            shown(message, category, *args, **kwargs)
+
+    warnings.showwarning = show
 
 
 def main() -> None:
     argv = sys.argv[1:]
+    show_notes()
     if plays_in_workers(argv):  # never more than the cores: the rest start when the run needs them
         plan = planned_confinement(argv)
         if plan is not None:

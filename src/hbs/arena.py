@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import traceback
@@ -9,11 +10,13 @@ from dataclasses import dataclass, field, replace
 from numbers import Integral
 from typing import Callable, Iterable, Sequence
 
+from . import sanitize
 from .bot import Bot, BotSource, Guess, Turn
 from .confinement import Plan
 from .errors import HbsError, InputError, UnsupportedGame
 from .isolation import PROTOCOL, UNCONFINED, Worker, WorkerFailure, cores
 from .oracle import Oracle
+from .rule import grade
 from .status import Status
 
 MAX_GUESS_LENGTH = 10_000
@@ -64,19 +67,27 @@ def guess_problem(text: object) -> str | None:
 
 
 def read_guess(value: object) -> tuple[Guess | None, str | None]:
-    """What a bot returned, as a :class:`Guess`; or why it is not one (``invalid`` status)."""
+    """What a bot returned, as a :class:`Guess` (its phase bounded and cleaned); or why it is not one
+    (``invalid`` status)."""
     if isinstance(value, str):
         value = Guess(value)
     if not isinstance(value, Guess):
         return None, f"returned {type(value).__name__}, not str or hbs.Guess"
-    if value.remaining is not None:
-        if isinstance(value.remaining, bool) or not isinstance(value.remaining, Integral) or value.remaining < 0:
-            return None, f"returned remaining={value.remaining!r}, not a count (int >= 0) or None"
-        value = replace(value, remaining=int(value.remaining))
-    if value.phase is not None and not isinstance(value.phase, str):
-        return None, f"returned phase={value.phase!r}, not a str or None"
+    remaining, phase = value.remaining, value.phase
+    if remaining is not None:
+        if isinstance(remaining, bool) or not isinstance(remaining, Integral) or remaining < 0:
+            return None, f"returned remaining={sanitize.clean(repr(remaining), sanitize.PHASE)}, not a count (int >= 0) or None"
+        remaining = int(remaining)
+    if phase is not None:
+        if not isinstance(phase, str):
+            return None, f"returned phase={sanitize.clean(repr(phase), sanitize.PHASE)}, not a str or None"
+        phase = sanitize.clean(phase, sanitize.PHASE)
     problem = guess_problem(value.text)
-    return (None, problem) if problem else (value, None)
+    if problem:
+        return None, problem
+    if remaining is value.remaining and phase is value.phase:
+        return value, None
+    return Guess(value.text, remaining, phase), None
 
 
 def _take(record: GameRecord, oracle: Oracle, guess: Guess | None, problem: str | None, spent: float) -> bool:
@@ -106,7 +117,7 @@ def play(bot: Bot, game_name: str, secret: str, max_guesses: int) -> GameRecord:
             value = bot.guess(tuple(history))
         except Exception as exc:
             record.status = Status.ERROR
-            record.error = last_lines(exc)
+            record.error = sanitize.clean(last_lines(exc), sanitize.ERROR, lines=True)
             break
         guess, problem = read_guess(value)
         if _take(record, oracle, guess, problem, time.perf_counter() - tick):
@@ -150,9 +161,10 @@ class BotRef:
 class Contestant:
     """A bot in a worker process, started (and set up) on demand, replaced after a failure."""
 
-    def __init__(self, ref: BotRef, game_data: dict, budgets, plan: Plan = UNCONFINED, threads: int | None = None):
+    def __init__(self, ref: BotRef, game_data: dict, budgets, plan: Plan = UNCONFINED, threads: int | None = None,
+                 cpu: int | None = None):
         self.ref, self.game_data, self.budgets, self.plan = ref, game_data, budgets, plan
-        self.threads = threads
+        self.threads, self.cpu = threads, cpu
         self.worker = None
         self._setting_up = False
 
@@ -161,13 +173,12 @@ class Contestant:
         if self.worker is not None:
             return
         program = self.ref.source.manifest() if self.ref.source.is_program else None
-        self.worker = Worker.start(self.plan, program, self.budgets.memory_mb)
+        self.worker = Worker.start(replace(self.plan, memory_mb=self.budgets.memory_mb), program)
         self._setting_up = True
         request = {"op": "setup", "protocol": PROTOCOL, "game": self.game_data, "options": self.ref.options,
                    "seed": self.ref.seed}
-        if program is None:  # what the Python worker needs to load and confine the bot
-            request.update(source=self.ref.source.as_dict(), memory_mb=self.budgets.memory_mb,
-                           threads=self.threads, confine=self.worker.confinement())
+        if program is None:  # what the Python worker needs to load the bot
+            request.update(source=self.ref.source.as_dict(), threads=self.threads, cpu=self.cpu)
         try:
             self.worker.send(request)
         except WorkerFailure as exc:
@@ -186,18 +197,18 @@ class Contestant:
         self._setting_up = False
         if "unsupported" in reply:
             self.reset()
-            raise UnsupportedGame(reply["unsupported"])
+            raise UnsupportedGame(sanitize.clean(reply["unsupported"], sanitize.ERROR))
         if not reply.get("ok"):
             said = self._said()
             if reply.get("exit_code") == 2:  # the bot's name, file or options: the user's input
-                raise InputError(str(reply.get("error")))
-            raise HbsError(f"bot {self.ref.name!r}: setup failed: {reply.get('error')}{said}")
+                raise InputError(bot_error(reply))
+            raise HbsError(f"bot {self.ref.name!r}: setup failed: {bot_error(reply)}{said}")
 
     def _said(self) -> str:
         """The last line the bot wrote to stderr (for a failed setup's message); stops the worker."""
         said = self.worker.stderr.take(1) if self.worker is not None else ""
         self.reset()
-        return f" (its stderr: {said})" if said else ""
+        return f" (its stderr: {sanitize.clean(said, sanitize.SUMMARY)})" if said else ""
 
     def reset(self) -> None:
         if self.worker is not None:
@@ -206,10 +217,15 @@ class Contestant:
         self._setting_up = False
 
 
+def bot_error(reply: dict) -> str:
+    """The error (or refusal) a worker replied, bounded and cleaned: it is the bot's text."""
+    return sanitize.clean(reply.get("error") or reply.get("unsupported"), sanitize.ERROR, lines=True)
+
+
 def read_reply(reply: dict) -> tuple[Guess | None, str | None]:
     """A worker's ``guess`` reply as a :class:`Guess` (checked again: the worker is not trusted)."""
     if "invalid" in reply:
-        return None, str(reply["invalid"])
+        return None, sanitize.clean(reply["invalid"], sanitize.ERROR)
     return read_guess(Guess(reply.get("guess"), reply.get("remaining"), reply.get("phase")))
 
 
@@ -243,7 +259,7 @@ def play_isolated(contestant: Contestant, game_name: str, secret: str) -> GameRe
         spent = time.perf_counter() - tick
         bank -= max(0.0, spent - budgets.guess_timeout)
         if "error" in reply or "unsupported" in reply:
-            record.status, record.error = Status.ERROR, str(reply.get("error") or reply.get("unsupported"))
+            record.status, record.error = Status.ERROR, bot_error(reply)
             if reply.get("spent"):  # out of memory: the next game gets a fresh worker (and set-up)
                 contestant.reset()
             break
@@ -254,7 +270,7 @@ def play_isolated(contestant: Contestant, game_name: str, secret: str) -> GameRe
         history.append([step.guess, step.black, step.white])
     log = worker.stderr.take()
     if record.status.failure and log:
-        record.log = log
+        record.log = sanitize.clean(log, sanitize.LOG, lines=True)
     record.seconds = time.perf_counter() - start
     return record
 
@@ -272,47 +288,52 @@ def run_isolated(
     """Play every secret in worker processes, ``workers`` games at a time; records in secret order.
 
     ``on_record`` sees each game as it ends (in the order they end).  The bot is set up once before
-    any game so that a bot that declines the game or fails its setup stops the run at once.
+    any game so that a bot that declines the game or fails its setup stops the run at once.  The
+    first game is played first; the rest are dealt out to the workers by :func:`deal`.
     """
     workers = max(1, min(workers, len(secrets)))
     threads = max(1, cores() // workers)
-    contestants = [Contestant(ref, game_data, budgets, plan, threads) for _ in range(workers)]
-    try:
-        for contestant in contestants:  # all set up at once; the first answers for the bot
-            contestant.start()
-        contestants[0].ready()
-    except BaseException:
-        for contestant in contestants:
-            contestant.reset()
-        raise
+    cpus = pinned(workers) if threads == 1 else [None] * workers
+    contestants = [Contestant(ref, game_data, budgets, plan, threads, cpu) for cpu in cpus]
     records: list[GameRecord | None] = [None] * len(secrets)
     lock = threading.Lock()
-    queue = iter(range(len(secrets)))
     stop = threading.Event()
     failure: list[BaseException] = []
 
-    def serve(contestant: Contestant) -> None:
+    def keep(index: int, record: GameRecord) -> None:
+        records[index] = record
+        if on_record is not None:
+            on_record(record)
+
+    def serve(contestant: Contestant, worker: int) -> None:
         try:
+            if cpus[worker] is not None:  # this thread only: the bot's worker is on the same core
+                os.sched_setaffinity(0, {cpus[worker]})
             while not stop.is_set():
                 with lock:
-                    index = next(queue, None)
+                    index = queue.take(worker)
                 if index is None:
                     return
                 record = play_isolated(contestant, game_name, secrets[index])
                 with lock:
                     if stop.is_set():
                         return
-                    records[index] = record
-                    if on_record is not None:
-                        on_record(record)
+                    keep(index, record)
         except BaseException as exc:  # noqa: BLE001 - handed to the main thread
             failure.append(exc)
             stop.set()
 
-    servers = [threading.Thread(target=serve, args=(c,), daemon=True) for c in contestants]
-    for t in servers:
-        t.start()
     try:
+        for contestant in contestants:  # all set up at once; the first answers for the bot
+            contestant.start()
+        contestants[0].ready()
+        if not secrets:
+            return []
+        keep(0, play_isolated(contestants[0], game_name, secrets[0]))
+        queue = Blocks(deal(secrets, records[0]), workers)
+        servers = [threading.Thread(target=serve, args=(c, k), daemon=True) for k, c in enumerate(contestants)]
+        for t in servers:
+            t.start()
         for t in servers:
             while t.is_alive():
                 t.join(0.2)
@@ -323,6 +344,53 @@ def run_isolated(
     if failure:
         raise failure[0]
     return [r for r in records if r is not None]
+
+
+def pinned(workers: int) -> list[int | None]:
+    """The core of each worker and of the runner's thread that drives it, where each worker has one
+    thread: a guess is a round trip between the two, and one on the same core is answered about three
+    times sooner than one that wakes another core.  Which core plays a game changes nothing in it."""
+    try:
+        found = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return [None] * workers
+    return [found[k % len(found)] for k in range(workers)]
+
+
+def deal(secrets: Sequence[str], first: GameRecord) -> list[int]:
+    """The order the games after the first are dealt out in: by the answer each secret gives to the
+    first game's first guess (stably), so that the secrets of one answer play one after another.
+
+    A bot that memoises its decisions by history (most do) walks its decision tree once a worker;
+    contiguous blocks of this order share the subtrees below the first answer, so two workers walk
+    little of the tree twice.  Where and when a game is played changes nothing in it.
+    """
+    rest = range(1, len(secrets))
+    if not first.steps:
+        return list(rest)
+    opening = first.steps[0].guess
+    return sorted(rest, key=lambda i: grade(opening, secrets[i]))
+
+
+class Blocks:
+    """Which game each worker plays next: worker ``k`` plays the ``k``-th contiguous block of
+    ``order``, and one whose block is done takes the last game of the largest block left."""
+
+    def __init__(self, order: Sequence[int], workers: int):
+        self.order = list(order)
+        bounds = [len(self.order) * k // workers for k in range(workers + 1)]
+        self.blocks = [[bounds[k], bounds[k + 1]] for k in range(workers)]  # [next, end) of each
+
+    def take(self, worker: int) -> int | None:
+        block = self.blocks[worker]
+        if block[0] < block[1]:
+            block[0] += 1
+            return self.order[block[0] - 1]
+        largest = max(self.blocks, key=lambda b: b[1] - b[0])
+        if largest[0] >= largest[1]:
+            return None
+        largest[1] -= 1
+        return self.order[largest[1]]
 
 
 @dataclass

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import os
+import re
 import sys
 import traceback
 from dataclasses import dataclass
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
     from .manifest import Manifest
 
 ENTRY_POINT_GROUP = "hbs.bots"
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+NAME_RULE = "a bot's name is letters, digits and _, starting with a letter (at most 64)"
 
 
 class Turn(NamedTuple):
@@ -147,14 +151,44 @@ class BotSource:
     def as_dict(self) -> dict:
         return {"name": self.name, "path": self.path, "entry_point": self.entry_point}
 
+    def check(self) -> None:
+        """Refuse a bot whose name is not an identifier, or whose file, folder or anything in them is a
+        link that leads out of them (:class:`InputError`, one line)."""
+        if not NAME.fullmatch(self.name):
+            raise InputError(f"{self.name!r}: {NAME_RULE}", self.path)
+        if self.path is None:
+            return
+        path = Path(self.path)
+        check_links(self.name, path if path.is_dir() or path.is_symlink() else path.with_suffix(""))
+        if path.is_symlink():
+            raise InputError(f"bot {self.name!r}: its file is a link (to {os.readlink(path)}): "
+                             "a bot's files must be its own", path)
+
     def fingerprint(self) -> str:
         """A hash of the bot's own files (of its entry point's name for an installed bot)."""
         digest = hashlib.sha256(str(self.entry_point or "").encode())
         for path in self.files():
             for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
-                if file.is_file():
+                if file.is_file() and not file.is_symlink():
                     digest.update(str(file.relative_to(path.parent)).encode() + b"\0" + file.read_bytes())
         return digest.hexdigest()
+
+
+def check_links(name: str, folder: Path) -> None:
+    """Refuse (:class:`InputError`) a bot folder that is a link, or holds a link whose target lies
+    outside it; a folder that does not exist passes."""
+    if folder.is_symlink():
+        raise InputError(f"bot {name!r}: its folder is a link (to {os.readlink(folder)}): "
+                         "a bot's files must be its own", folder)
+    if not folder.is_dir():
+        return
+    real = folder.resolve()
+    for base, dirs, files in os.walk(folder):
+        for entry in (*dirs, *files):
+            path = Path(base, entry)
+            if path.is_symlink() and not path.resolve().is_relative_to(real):
+                raise InputError(f"bot {name!r}: {path.relative_to(folder)} is a link out of its folder "
+                                 f"(to {os.readlink(path)})", path)
 
 
 def sources(extra: Sequence[str | Path] = ()) -> dict[str, BotSource]:
@@ -169,7 +203,7 @@ def sources(extra: Sequence[str | Path] = ()) -> dict[str, BotSource]:
         for path in sorted(folder.iterdir()):
             if path.name.startswith(("_", ".")) or path.stem in found:
                 continue
-            if path.suffix == ".py" and path.is_file():
+            if path.suffix == ".py" and (path.is_file() or path.is_symlink()):
                 found[path.stem] = BotSource(path.stem, path=str(path))
             elif path.is_dir() and (path / "bot.toml").is_file():
                 found[path.name] = BotSource(path.name, path=str(path))
@@ -181,6 +215,8 @@ def sources(extra: Sequence[str | Path] = ()) -> dict[str, BotSource]:
 
 def locate(name: str, extra: Sequence[str | Path] = ()) -> BotSource:
     """The source of bot ``name``; raises :class:`BotLoadError` when there is none."""
+    if not NAME.fullmatch(name):
+        raise InputError(f"--bot {name!r}: {NAME_RULE}")
     found = sources(extra)
     if name not in found:
         known = ", ".join(sorted(found)) or "none"

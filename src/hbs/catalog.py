@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from . import confinement
-from .bot import BotSource, locate, sources
-from .errors import BotLoadError
+from . import confinement, sanitize
+from .arena import bot_error
+from .bot import KINDS, BotSource, locate, sources
+from .errors import BotLoadError, InputError
 from .games import Game
 from .isolation import Worker, WorkerFailure, cores
 
@@ -49,16 +50,22 @@ def describe(name: str, extra: Sequence[str], mechanism: str, games: Sequence[Ga
 
 def describe_all(found: list[BotSource], mechanism: str, games: Sequence[Game]) -> list[Listing]:
     payloads = [g.to_payload() for g in games]
-    rows: dict[str, Listing] = {s.name: _program(s, games) for s in found if s.is_program}
-    python = [s for s in found if not s.is_program]
+    rows: dict[str, Listing] = {}
+    for source in found:
+        try:
+            source.check()
+        except InputError as exc:
+            rows[source.name] = Listing(source.name, source.origin, error=sanitize.clean(exc, sanitize.ERROR),
+                                        program=source.is_program)
+    rows.update({s.name: _program(s, games) for s in found if s.is_program and s.name not in rows})
+    python = [s for s in found if not s.is_program and s.name not in rows]
     width = max(2, cores())
     for start in range(0, len(python), width):
         batch = python[start:start + width]
-        workers = [Worker.start(confinement.plan(mechanism, source)) for source in batch]
+        workers = [Worker.start(confinement.plan(mechanism, source, memory_mb=LIST_MEMORY_MB)) for source in batch]
         try:
             for source, worker in zip(batch, workers):
-                worker.send({"op": "describe", "source": source.as_dict(), "memory_mb": LIST_MEMORY_MB,
-                             "games": payloads, "confine": worker.confinement()})
+                worker.send({"op": "describe", "source": source.as_dict(), "games": payloads})
             for source, worker in zip(batch, workers):
                 rows[source.name] = _answer(source, worker)
         finally:
@@ -72,7 +79,7 @@ def _program(source: BotSource, games: Sequence[Game]) -> Listing:
         manifest = source.manifest()
     except BotLoadError as exc:
         return Listing(source.name, source.origin, error=str(exc), program=True)
-    return Listing(source.name, source.origin, manifest.description,
+    return Listing(source.name, source.origin, sanitize.clean(manifest.description, sanitize.SUMMARY),
                    games=[g.kind for g in games if g.kind in manifest.games], program=True, seeded=True)
 
 
@@ -82,6 +89,8 @@ def _answer(source: BotSource, worker: Worker) -> Listing:
     except WorkerFailure as exc:
         return Listing(source.name, source.origin, error=f"loading it failed: {exc}")
     if "summary" not in reply:
-        return Listing(source.name, source.origin, error=str(reply.get("error")))
-    return Listing(source.name, source.origin, str(reply.get("summary") or ""), reply.get("error"),
-                   list(reply.get("games") or []), list(reply.get("untyped") or []), seeded=bool(reply.get("seeded")))
+        return Listing(source.name, source.origin, error=bot_error(reply))
+    games = [str(g) for g in reply.get("games") or [] if g in KINDS]
+    untyped = [sanitize.clean(u, sanitize.SUMMARY) for u in (reply.get("untyped") or [])[:20]]
+    return Listing(source.name, source.origin, sanitize.clean(reply.get("summary") or "", sanitize.SUMMARY),
+                   bot_error(reply) if reply.get("error") else None, games, untyped, seeded=bool(reply.get("seeded")))

@@ -14,10 +14,11 @@ from typing import Annotated, Iterator, Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 import contextlib
 
-from . import arena, catalog, confinement, console, runner, site
+from . import arena, catalog, confinement, console, runner, sanitize, site
 from .request import Request, build_game, default_words, parse_options, remote_bot, words_file
 from .bot import locate, sources as bot_sources
 from .cluster import backend as backend_of
@@ -76,7 +77,7 @@ def reported() -> Iterator[None]:
     try:
         yield
     except HbsError as exc:
-        print(f"hbs: error: {exc}", file=sys.stderr)
+        print(f"hbs: error: {sanitize.clean(exc, sanitize.ERROR)}", file=sys.stderr)  # one line, whatever it quotes
         raise typer.Exit(exc.exit_code) from None
 
 
@@ -244,7 +245,7 @@ def tournament_cmd(
         if standing:
             out.print(console.standings_table(standing))
         for e in skipped:
-            out.print(f"skipped {e.bot}: {e.skipped}")
+            out.print(Text(f"skipped {e.bot}: {e.skipped}"))
     if any(e.outcome is not None and e.outcome.interrupted for e in entries):
         print("hbs: tournament interrupted; the replays of the finished games are kept", file=sys.stderr)
         raise typer.Exit(130)
@@ -269,8 +270,8 @@ def bots(
         return
     table = Table("bot", "games", "what it does", show_edge=False)
     for row in rows:
-        text = row.summary if row.error is None else f"[red]cannot load: {row.error}[/red]"
-        table.add_row(row.name, ", ".join(row.games), text)
+        text = Text(row.summary) if row.error is None else Text(f"cannot load: {row.error}", style="red")
+        table.add_row(Text(sanitize.clean(row.name, 64)), ", ".join(row.games), text)
     out.print(table)
 
 
@@ -304,7 +305,7 @@ def check(
     else:
         table = Table("rule", "", "what was seen", title=f"hbs check {bot} ({report.confinement})", title_justify="left")
         for f in report.findings:
-            table.add_row(f.rule, "[green]ok[/green]" if f.ok else "[red]FAIL[/red]", f.detail)
+            table.add_row(f.rule, "[green]ok[/green]" if f.ok else "[red]FAIL[/red]", Text(f.detail))
         out.print(table)
     if not report.ok:
         for f in report.findings:

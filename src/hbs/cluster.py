@@ -79,12 +79,13 @@ class Stage:
         folder = Path(tempfile.mkdtemp(prefix="hbs-ray-stage-"))
         (folder / "bots").mkdir()
         for source in sources:
+            source.check()  # no link leads out: copies below keep links as links, never follow them
             for path in source.files():
                 target = folder / "bots" / path.name
                 if path.is_dir():
-                    shutil.copytree(path, target, ignore=shutil.ignore_patterns("__pycache__", ".*"))
+                    shutil.copytree(path, target, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", ".*"))
                 else:
-                    shutil.copy2(path, target)
+                    shutil.copy2(path, target, follow_symlinks=False)
         if words:
             (folder / "words").mkdir()
             shutil.copy2(words, folder / "words" / Path(words).name)
@@ -142,7 +143,7 @@ class Runner:
         if found.is_program:  # its build writes into its folder: a private copy for each runner
             self.scratch = tempfile.mkdtemp(prefix="hbs-runner-")
             copy = Path(self.scratch) / path.name
-            shutil.copytree(path, copy)
+            shutil.copytree(path, copy, symlinks=True)
             found = replace(found, path=str(copy))
         plan = confinement.plan(mechanism, found, Path(words).resolve() if words else None)
         if found.is_program:

@@ -1,22 +1,25 @@
-"""How a bot's worker is confined: which mechanism, what it may read and write, and its caps.
+"""How a bot's processes are confined: which mechanism, what they may read and write, their caps.
 
 Two mechanisms, chosen in this order by ``auto``:
 
-- ``bwrap`` (bubblewrap, Debian/Ubuntu package ``bubblewrap``): the worker starts in new user, PID,
+- ``bwrap`` (bubblewrap, Debian/Ubuntu package ``bubblewrap``): the bot starts in new user, PID,
   network, IPC and UTS namespaces with a file system of read-only binds (the Python installation,
   hbs, the bot's own file or folder, the word list), a size-capped private ``/tmp`` and the bot's
-  own compile cache.  It cannot see any other process, and a network namespace has no interfaces.
-- ``landlock`` (Linux >= 5.13; no package, no root): the worker restricts itself with Landlock
-  before the bot's code loads: it may read only those same paths, write only its private scratch
-  folder and its compile cache, make no TCP connection, signal nothing outside itself.
+  own compile cache; every capability dropped; the seccomp filter installed by bubblewrap.  It
+  cannot see any other process, and a network namespace has no interfaces.
+- ``landlock`` (Linux >= 5.13; no package, no root): the launcher restricts the process with
+  Landlock (read only those same paths, write only its scratch folder and its compile cache, no
+  TCP, no signals out) and installs the seccomp filter itself.
 
-Under both, the worker then puts a seccomp filter on itself (:mod:`hbs.seccomp`: no new processes,
-no sockets but unix ones, no ptrace) and resource limits (address space, file size, open files).
-``none`` is a worker with only the memory cap; the runner prints a warning when it has to use it.
+Every bot process starts as :meth:`Plan.command` says: ``prlimit`` sets its resource limits, the
+sandbox wraps it, and ``python -I`` runs :mod:`hbs.launch`, which applies the rest
+(:func:`apply`) before anything of the bot is loaded or run.  ``none`` is a process with only the
+memory cap; the runner prints a warning when it has to use it.
 """
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import resource
@@ -28,7 +31,9 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
+
+from . import caches
 
 from .errors import InputError
 
@@ -45,6 +50,9 @@ SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin",
           # /etc/alternatives; node reads OpenSSL's configuration at start-up
           "/etc/alternatives", "/etc/ld.so.cache", "/etc/ssl/openssl.cnf", "/etc/localtime")
 DEVICES_READ = ("/dev/urandom", "/dev/random", "/dev/zero")
+BWRAP_PID = 2  # the bot's process id in bubblewrap's PID namespace (bubblewrap's own reaper is 1)
+LIMITS = {"as": resource.RLIMIT_AS, "fsize": resource.RLIMIT_FSIZE, "nofile": resource.RLIMIT_NOFILE,
+          "core": resource.RLIMIT_CORE, "nproc": resource.RLIMIT_NPROC}
 FIX = ("it needs bubblewrap (apt-get install bubblewrap) or a kernel with Landlock (Linux >= 5.13); "
        "--unconfined says you trust the bots")
 
@@ -170,14 +178,6 @@ def task_cap(plan: "Plan") -> TaskCap | None:
         return None
 
 
-def cache_root() -> Path:
-    """Where confined bots keep their compile caches: ``$HBS_CACHE``, else ``~/.cache/hbs``."""
-    if os.environ.get("HBS_CACHE"):
-        return Path(os.environ["HBS_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "hbs"
-
-
 def python_paths() -> list[str]:
     """The Python installation: prefixes, the interpreter's folder, the import path (not the cwd)."""
     cwd = Path.cwd().resolve()
@@ -189,17 +189,35 @@ def python_paths() -> list[str]:
     return sorted(str(p.resolve()) for p in found if p.resolve() != cwd)
 
 
+BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from hbs.launch import main; main(sys.argv[2:])"
+
+
+def python_command() -> list[str]:
+    """How every bot process starts: this Python, isolated (``-I``: no current folder, script folder,
+    ``PYTHON*`` variable or user site on its import path), running :mod:`hbs.launch` from this hbs."""
+    import hbs
+
+    return [sys.executable, "-I", "-B", "-u", "-c", BOOT, str(Path(hbs.__file__).resolve().parents[1])]
+
+
+@lru_cache(maxsize=None)
+def prlimit_path() -> str | None:
+    """util-linux's ``prlimit``, which sets a command's resource limits before it runs."""
+    return shutil.which("prlimit")
+
+
 @dataclass(frozen=True)
 class Plan:
-    """How one bot's workers are confined: ``mechanism`` and the bot's own view of the files."""
+    """How one bot's processes are confined: ``mechanism``, the bot's own view of the files, its caps."""
 
     mechanism: str  # bwrap | landlock | none
     read: tuple[str, ...] = ()  # readable paths besides the Python installation
     cache: str | None = None  # the bot's own compile cache (persistent, writable)
     python: tuple[str, ...] = field(default_factory=lambda: tuple(python_paths()))
-    workdir: str | None = None  # where the worker starts (a program bot's folder); else its scratch
+    workdir: str | None = None  # where the bot starts (a program bot's folder); else its scratch
     writable: tuple[str, ...] = ()  # more writable paths (a build writes into the bot's folder)
     processes: bool = False  # may start processes (a build)
+    memory_mb: int | None = None  # the address-space cap
 
     @property
     def confined(self) -> bool:
@@ -208,11 +226,42 @@ class Plan:
     def readable(self) -> list[str]:
         return [p for p in (*SYSTEM, *self.python, *self.read) if os.path.exists(p)]
 
-    def prefix(self) -> list[str]:
-        """The command prefix that starts the worker (bubblewrap's arguments; none otherwise)."""
+    def limits(self) -> dict[str, int]:
+        """The resource limits of every process of the bot (hard and soft alike)."""
+        out = {"as": self.memory_mb << 20} if self.memory_mb else {}
+        if self.confined:
+            out.update(fsize=FILE_MB << 20, nofile=OPEN_FILES, core=0)
+        if self.mechanism == "bwrap":  # counted in the sandbox's user namespace (docs/security.md)
+            out["nproc"] = THREADS
+        return out
+
+    def command(self, inner: Sequence[str] = (), scratch: str | None = None, seccomp_fd: int | None = None) -> list[str]:
+        """The command line that starts a bot process confined: resource limits set by ``prlimit``
+        before anything runs, bubblewrap's sandbox (with the seccomp filter on ``seccomp_fd``), then
+        :mod:`hbs.launch`, which confines what is left and becomes ``inner`` (a program, a build), or
+        the Python worker when ``inner`` is empty."""
+        limits = self.limits()
+        outer = [prlimit_path(), *(f"--{k}={v}" for k, v in limits.items()), "--"] if limits and prlimit_path() else []
+        settings = {"mechanism": self.mechanism, "read": self.readable() + list(DEVICES_READ),
+                    "write": [p for p in (scratch, self.cache, *self.writable, "/dev/null") if p],
+                    "processes": self.processes, "limits": limits, "workdir": self.workdir or scratch or "/tmp",
+                    "seccomp": seccomp_fd is None}
+        return [*outer, *self.prefix(seccomp_fd), *python_command(), json.dumps(settings), *inner]
+
+    def seccomp_program(self) -> bytes | None:
+        """The filter bubblewrap installs for the bot (its process is pid 2 in its namespace); None where
+        the launcher installs it (Landlock) or there is none."""
+        from . import seccomp
+
+        if self.mechanism != "bwrap" or not seccomp.supported():
+            return None
+        return seccomp.program(BWRAP_PID, processes=self.processes)
+
+    def prefix(self, seccomp_fd: int | None = None) -> list[str]:
+        """Bubblewrap's arguments (none for the other mechanisms)."""
         if self.mechanism != "bwrap":
             return []
-        args = [bwrap_path(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+        args = [bwrap_path(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL"]
         if _bwrap_has_size():
             args += ["--size", str(SCRATCH_MB << 20)]
         args += ["--perms", "1777", "--tmpfs", "/tmp"]  # first: the binds below may lie under /tmp
@@ -224,67 +273,59 @@ class Plan:
         for path in (self.cache, *self.writable):
             if path:
                 args += ["--bind", path, path]
-        args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", self.workdir or "/tmp"]
+        args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
         for key, value in self.environment("/tmp").items():
             args += ["--setenv", key, value]
+        if seccomp_fd is not None:
+            args += ["--seccomp", str(seccomp_fd)]
         return args
 
     def environment(self, scratch: str) -> dict[str, str]:
-        """The worker's whole environment: nothing of the runner's but the locale."""
+        """The bot's whole environment: nothing of the runner's but the locale."""
         import hbs
 
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": scratch, "TMPDIR": scratch,
                "LANG": os.environ.get("LANG", "C.UTF-8"), "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
-               "PYTHONPATH": str(Path(hbs.__file__).resolve().parents[1]),  # the runner's hbs, installed or not
+               "PYTHONPATH": str(Path(hbs.__file__).resolve().parents[1]),  # for a program in Python: this hbs
                "HBS_RUNNER": str(os.getpid())}
         if self.cache:
             env["NUMBA_CACHE_DIR"] = self.cache
         return env
 
-    def payload(self, scratch: str | None) -> dict:
-        """What the worker applies to itself before it loads the bot."""
-        write = [p for p in (scratch, self.cache, *self.writable, "/dev/null") if p]
-        return {"mechanism": self.mechanism, "read": self.readable() + list(DEVICES_READ), "write": write,
-                "cache": self.cache, "processes": self.processes}
 
+def plan(mechanism: str, source: "BotSource", words: str | Path | None = None, memory_mb: int | None = None) -> Plan:
+    """The plan for one bot: its own files and the word list readable, its own cache writable.
 
-def plan(mechanism: str, source: "BotSource", words: str | Path | None = None) -> Plan:
-    """The plan for one bot: its own files and the word list readable, its own cache writable."""
+    The bot's files are granted by their real paths, after :meth:`BotSource.check` has made sure that
+    no link in them leads out.
+    """
+    source.check()
     workdir = source.path if source.is_program else None
     if mechanism == "none":
-        return Plan("none", python=(), workdir=workdir)
+        return Plan("none", python=(), workdir=workdir, memory_mb=memory_mb)
     read = [str(p.resolve()) for p in source.files() if p.exists()]
     if words:
         read.append(str(Path(words).resolve()))
-    cache = cache_root() / "numba" / f"{source.name}-{source.fingerprint()[:16]}"  # its own: no other bot's
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot make the bot's compile cache: {exc.strerror}", cache) from None
-    return Plan(mechanism, tuple(read), str(cache), workdir=workdir)
+    cache = caches.folder(source)
+    return Plan(mechanism, tuple(read), str(cache), workdir=workdir, memory_mb=memory_mb)
 
 
-def apply(payload: dict | None, memory_mb: int | None) -> None:
-    """In the worker, before the bot loads: caps, then Landlock (if asked), then the seccomp filter."""
-    if memory_mb:
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    if not payload or payload.get("mechanism", "none") == "none":
+def apply(settings: dict) -> None:
+    """In the bot's process, first thing (see :mod:`hbs.launch`): its resource limits (again: ``prlimit``
+    set them already where it is installed), then every capability dropped, Landlock, the seccomp
+    filter (unless bubblewrap installed it)."""
+    for name, value in settings.get("limits", {}).items():
+        resource.setrlimit(LIMITS[name], (value, value))
+    if settings.get("mechanism", "none") == "none":
         return
-    from . import landlock, seccomp
+    from . import capabilities, landlock, seccomp
 
-    if payload.get("cache"):
-        os.environ["NUMBA_CACHE_DIR"] = payload["cache"]
     # numba's threading layer takes a cross-process lock (a POSIX semaphore in /dev/shm) when new processes
     # would fork; a confined worker may not write there (under Landlock /dev/shm is the host's, shared by
     # every bot) and numba would warn on stderr. Under "spawn" it takes none: the worker is one process.
     multiprocessing.set_start_method("spawn", force=True)
-    for which, value in ((resource.RLIMIT_FSIZE, FILE_MB << 20), (resource.RLIMIT_NOFILE, OPEN_FILES),
-                         (resource.RLIMIT_CORE, 0)):
-        resource.setrlimit(which, (value, value))
-    if payload["mechanism"] == "bwrap":
-        resource.setrlimit(resource.RLIMIT_NPROC, (THREADS, THREADS))
-    if payload["mechanism"] == "landlock":
-        landlock.restrict(payload["read"], payload["write"])
-    if seccomp.supported():
-        seccomp.install(seccomp.program(os.getpid(), processes=bool(payload.get("processes"))))
+    capabilities.drop_all()
+    if settings["mechanism"] == "landlock":  # its own /proc entry too (bubblewrap's /proc shows only it)
+        landlock.restrict([*settings["read"], f"/proc/{os.getpid()}"], settings["write"])
+    if settings.get("seccomp") and seccomp.supported():
+        seccomp.install(seccomp.program(os.getpid(), processes=bool(settings.get("processes"))))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Iterator
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from .arena import GameRecord, Summary
 from .status import Status
@@ -47,7 +48,7 @@ def trace(record: GameRecord, number: int, total: int) -> str:
 
 def summary_table(summary: Summary) -> Table:
     """The end-of-run table."""
-    table = Table(title=f"{summary.bot} on {summary.game}", show_header=False, title_justify="left")
+    table = Table(title=Text(f"{summary.bot} on {summary.game}"), show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column(justify="right")
     rows = [
@@ -76,7 +77,7 @@ def standings_table(board: "list[Standing]") -> Table:
         table.add_column(column, justify="left" if column in ("bot", "failures", "confinement") else "right")
     for s in board:
         failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
-        table.add_row(s.bot, str(s.solved), str(s.total_guesses), f"{s.mean_guesses:.4f} ± {s.ci95:.4f}",
+        table.add_row(Text(s.bot), str(s.solved), str(s.total_guesses), f"{s.mean_guesses:.4f} ± {s.ci95:.4f}",
                       f"{s.median:g}", str(s.max_guesses), failures, f"{s.seconds_per_game:.4f}",
                       "/".join(map(str, s.vs_leader)), played(s.confinement))
     return table

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 
 from pathlib import Path
 
-from . import programs
-from .confinement import Plan, task_cap
+from .confinement import Plan, TaskCap, task_cap
 from .errors import InputError
 from .manifest import Manifest
 from .status import Status
@@ -82,13 +81,30 @@ def prestart(count: int = 1, plan: Plan = UNCONFINED) -> None:
     Python, numpy and hbs load in the workers at the same time as in the runner, instead of after
     it.  A spare that no run takes is stopped at exit (and exits by itself at the end of its input).
     """
-    pool = _spares.setdefault(_key(plan), [])
+    pool = _spares.setdefault(plan, [])
     while len(pool) < count:
         pool.append(Worker(plan))
 
 
-def _key(plan: Plan) -> tuple:
-    return plan.mechanism, tuple(plan.prefix())
+def spawn(plan: Plan, inner: list[str], scratch: str | None, env: dict | None, cap: TaskCap | None = None,
+          **popen) -> subprocess.Popen:
+    """Start a bot process confined as ``plan`` says (:meth:`Plan.command`), in a session of its own and
+    in its pids cgroup ``cap``; bubblewrap reads the seccomp filter from a pipe handed to it."""
+    code = plan.seccomp_program()
+    fds: tuple[int, ...] = ()
+    if code is not None:
+        read, write = os.pipe()
+        os.write(write, code)  # a few hundred bytes: the pipe holds them
+        os.close(write)
+        fds = (read,)
+    args = plan.command(inner, scratch, fds[0] if fds else None)
+    popen = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **popen}
+    try:
+        return subprocess.Popen(cap.wrap(args) if cap else args, start_new_session=True, env=env,
+                                pass_fds=fds, **popen)
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 @atexit.register
@@ -167,29 +183,23 @@ class Worker:
     worker can be started before the run's budgets are known: see :func:`prestart`.
     """
 
-    def __init__(self, plan: Plan = UNCONFINED, program: Manifest | None = None, memory_mb: int | None = None):
+    def __init__(self, plan: Plan = UNCONFINED, program: Manifest | None = None):
         self.plan = plan
         self.scratch = tempfile.mkdtemp(prefix="hbs-bot-") if plan.mechanism == "landlock" else None
         env = dict(os.environ, PYTHONUNBUFFERED="1") if not plan.confined else plan.environment(self.scratch or "/tmp")
-        if program is None:  # the Python worker: it confines itself when it is set up
-            args, cwd = [*plan.prefix(), sys.executable, "-m", "hbs.worker"], self.scratch
-        else:  # a program: confined by hbs.launch before it starts
-            args, cwd = programs.command(program, plan, self.scratch, memory_mb), str(program.folder)
+        inner = list(program.command) if program is not None else []
         self.cap = task_cap(plan)
-        self.process = subprocess.Popen(
-            self.cap.wrap(args) if self.cap else args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True, env=env, cwd=cwd,
-        )
+        self.process = spawn(plan, inner, self.scratch, env, self.cap)
         self.stderr = Tail(self.process.stderr)
         self._buffer = b""
         self._in = self.process.stdin.fileno()
 
     @classmethod
-    def start(cls, plan: Plan = UNCONFINED, program: Manifest | None = None, memory_mb: int | None = None) -> "Worker":
+    def start(cls, plan: Plan = UNCONFINED, program: Manifest | None = None) -> "Worker":
         """A fresh worker for ``plan``: one started by :func:`prestart` when there is one."""
         if program is not None:
-            return cls(plan, program, memory_mb)
-        pool = _spares.get(_key(plan), [])
+            return cls(plan, program)
+        pool = _spares.get(plan, [])
         while pool:
             spare = pool.pop()
             if spare.process.poll() is None:
@@ -211,10 +221,6 @@ class Worker:
                 if line.startswith("VmHWM:"):
                     peak = max(peak, int(line.split()[1]))
         return peak / 1024
-
-    def confinement(self) -> dict:
-        """What the worker applies to itself before it loads the bot (see :func:`hbs.confinement.apply`)."""
-        return self.plan.payload(self.scratch)
 
     def request(self, message: dict, timeout: float) -> dict:
         """Send ``message``; the reply, or :class:`WorkerFailure` after ``timeout`` seconds."""

@@ -1,8 +1,14 @@
-"""Starts a bot that is a program, confined: ``python -m hbs.launch CONFINEMENT COMMAND...``.
+"""The first code of every bot process: confines the process, then becomes the bot.
 
-``CONFINEMENT`` is a JSON object: ``{"confine": {...}, "memory_mb": M}`` as
-:func:`hbs.confinement.apply` takes it.  This process confines itself (resource limits, Landlock,
-seccomp: all kept across ``exec``) and then becomes ``COMMAND``, run in the current folder.
+    python -I -B -u -c BOOT HBS_PARENT SETTINGS [COMMAND...]
+
+(:func:`hbs.confinement.python_command`.)  ``-I`` keeps the current folder, the script's folder, the
+``PYTHON*`` variables and the user's site off the import path, so only the Python installation and
+this hbs load here: nothing a bot ships runs before its confinement.  ``SETTINGS`` is a JSON object
+(:meth:`hbs.confinement.Plan.command`); :func:`hbs.confinement.apply` sets the limits, drops every
+capability, applies Landlock and the seccomp filter where bubblewrap has not installed it.  Then the
+process moves into the bot's folder (a program's) or its scratch, and becomes ``COMMAND`` (a
+program bot, or a build) or, without one, the Python worker (:mod:`hbs.worker`), which loads the bot.
 """
 
 from __future__ import annotations
@@ -14,18 +20,23 @@ import sys
 from . import confinement
 
 
-def main() -> None:
-    if len(sys.argv) < 3:
-        sys.exit("usage: python -m hbs.launch CONFINEMENT COMMAND...")
-    settings = json.loads(sys.argv[1])
-    command = sys.argv[2:]
-    confinement.apply(settings.get("confine"), settings.get("memory_mb"))
+def main(argv: list[str]) -> None:
+    if not argv:
+        sys.exit("usage: python -I -c BOOT HBS_PARENT SETTINGS [COMMAND...]")
+    settings, command = json.loads(argv[0]), argv[1:]
+    try:
+        confinement.apply(settings)
+        os.chdir(settings.get("workdir") or "/")
+    except OSError as exc:
+        print(f"hbs.launch: cannot confine the bot: {exc}", file=sys.stderr)
+        sys.exit(126)
+    if not command:
+        from .worker import main as worker
+
+        worker()
+        return
     try:
         os.execvp(command[0], command)
     except OSError as exc:
         print(f"hbs.launch: cannot start {command[0]!r}: {exc.strerror}", file=sys.stderr)
         sys.exit(127)
-
-
-if __name__ == "__main__":
-    main()

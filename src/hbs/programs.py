@@ -1,54 +1,66 @@
-"""Bots that are programs (``bots/NAME/bot.toml``): their confined build, and how a worker starts them.
+"""Bots that are programs (``bots/NAME/bot.toml``): their confined build.
 
-A program bot's worker is the program itself, started through :mod:`hbs.launch`, which confines
-the process before it becomes the program.  Its build (``build`` in ``bot.toml``) is untrusted
-code too: it runs confined like the bot, except that it may start processes and write into the
-bot's own folder.
+A program bot's worker is the program itself, started through :mod:`hbs.launch`, which confines the
+process before it becomes the program (:class:`hbs.isolation.Worker`).  Its build (``build`` in
+``bot.toml``) is untrusted code too: it runs confined like the bot, except that it may start
+processes and write into the bot's own folder.  It may not change a file's mode (as root under
+Landlock it would own every other bot's files): hbs marks the built program executable itself.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import shutil
+import stat
 import subprocess
-import sys
 import tempfile
 from dataclasses import replace
+from pathlib import Path
 
-from .confinement import Plan
+from .confinement import Plan, task_cap
 from .errors import InputError
 from .manifest import Manifest
 
-
-def command(manifest: Manifest, plan: Plan, scratch: str | None, memory_mb: int | None) -> list[str]:
-    """The command line that starts the program confined as ``plan`` says."""
-    settings = {"confine": plan.payload(scratch), "memory_mb": memory_mb}
-    return [*plan.prefix(), sys.executable, "-m", "hbs.launch", json.dumps(settings), *manifest.command]
+BUILD_MEMORY_MB = 4096
 
 
 def build(name: str, manifest: Manifest, plan: Plan, timeout: float) -> None:
     """Run the bot's build step (if any) confined, then check that its program is there.
 
-    Raises :class:`InputError` (exit 2) with one line when the build fails or the program is missing.
+    Raises :class:`InputError` (exit 2) with one line when the build fails, leaves a link that leads
+    out of the folder, or the program is missing.
     """
+    from .bot import check_links
+    from .isolation import spawn
+
     if manifest.build:
-        building = replace(plan, writable=(str(manifest.folder),), processes=True)
+        building = replace(plan, writable=(str(manifest.folder),), processes=True, memory_mb=BUILD_MEMORY_MB,
+                           workdir=str(manifest.folder))
         scratch = tempfile.mkdtemp(prefix="hbs-build-") if plan.mechanism == "landlock" else None
+        cap = task_cap(building)
+        env = building.environment(scratch or "/tmp") if plan.confined else None
+        process = spawn(building, list(manifest.build), scratch, env, cap, stdin=subprocess.DEVNULL, text=True)
         try:
-            done = subprocess.run(
-                command(replace(manifest, command=manifest.build), building, scratch, 4096),
-                cwd=manifest.folder, env=building.environment(scratch or "/tmp") if plan.confined else None,
-                capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-            )
+            out, err = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             raise InputError(f"bot {name!r}: the build did not finish within {timeout:g} s", manifest.path) from None
         finally:
+            if process.poll() is None:
+                os.killpg(process.pid, 9)
+                process.wait()
+            if cap is not None:
+                cap.remove()
             if scratch:
                 shutil.rmtree(scratch, ignore_errors=True)
-        if done.returncode != 0:
-            said = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
+        if process.returncode != 0:
+            said = (err.strip() or out.strip() or "no output").splitlines()[-1][:200]
             raise InputError(f"bot {name!r}: the build `{' '.join(manifest.build)}` failed "
-                             f"(exit {done.returncode}): {said}", manifest.path)
-    if manifest.program() is None:
+                             f"(exit {process.returncode}): {said}", manifest.path)
+        check_links(name, manifest.folder)
+    program = manifest.program()
+    if program is None:
         raise InputError(f"bot {name!r}: its program {manifest.command[0]!r} is missing"
                          + (" after the build" if manifest.build else ""), manifest.path)
+    if manifest.build and Path(program).is_relative_to(manifest.folder):
+        mode = os.stat(program).st_mode
+        os.chmod(program, mode | (mode & 0o444) >> 2 | stat.S_IXUSR)  # executable where readable

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .arena import BotRef, Contestant, read_reply
+from .arena import BotRef, Contestant, bot_error, read_reply
 from .bot import Bot, Guess, Turn
 from .confinement import Plan
 from .errors import HbsError
@@ -38,7 +38,7 @@ class RemoteBot(Bot):
             self.contestant.reset()
             raise HbsError(f"bot {self.name!r}: {exc}") from None
         if "error" in reply or "unsupported" in reply:
-            raise HbsError(f"bot {self.name!r}: {reply.get('error') or reply.get('unsupported')}")
+            raise HbsError(f"bot {self.name!r}: {bot_error(reply)}")
         guess, problem = read_reply(reply)
         if problem:
             raise HbsError(f"bot {self.name!r}: {problem}")

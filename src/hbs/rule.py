@@ -8,11 +8,9 @@ The numba kernels that apply it in bulk are in :mod:`hbs.feedback`.
 
 from __future__ import annotations
 
-from collections import Counter
-
 
 def grade(guess: str, secret: str) -> tuple[int, int]:
     """Return ``(black, white)`` for ``guess`` against ``secret`` — the scalar reference rule."""
-    black = sum(1 for a, b in zip(guess, secret) if a == b)
-    common = sum((Counter(guess) & Counter(secret)).values())
+    black = sum(a == b for a, b in zip(guess, secret))
+    common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
     return black, common - black

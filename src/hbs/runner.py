@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from . import arena, replays
+from . import arena, caches, replays
 from .bot import locate
 from .errors import InputError
 from .isolation import Budgets
@@ -107,7 +107,12 @@ def execute(spec: Request, options: RunOptions, on_record: Callable[[arena.GameR
             ref, plan = prepare_bot(spec, options.confinement, game, options.budgets)
             if on_start:
                 on_start(len(done), len(todo))
-            arena.run_isolated(ref, game.name, game.to_payload(), todo, options.budgets, options.workers, record, plan)
+            try:
+                arena.run_isolated(ref, game.name, game.to_payload(), todo, options.budgets, options.workers, record,
+                                   plan)
+            finally:
+                if plan.cache:
+                    caches.trim(plan.cache, spec.bot)
     except KeyboardInterrupt:
         interrupted = True
     finally:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from .errors import InputError
+from .sanitize import markdown_cell
 
 if TYPE_CHECKING:
     from .runner import RunOutcome
@@ -142,8 +143,8 @@ def markdown(boards: list[list[Standing]]) -> str:
         out.append("| bot | solved | total | mean ± 95% CI | median | max | failures | s/game | vs leader (W/L/T) | confinement |")
         out.append("|---|---:|---:|---:|---:|---:|---|---:|---|---|")
         for s in board:
-            failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
-            out.append(f"| {s.bot} | {s.solved} | {s.total_guesses} | {s.mean_guesses:.4f} ± {s.ci95:.4f} | "
+            failures = markdown_cell(", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none")
+            out.append(f"| {markdown_cell(s.bot)} | {s.solved} | {s.total_guesses} | {s.mean_guesses:.4f} ± {s.ci95:.4f} | "
                        f"{s.median:g} | {s.max_guesses} | {failures} | {s.seconds_per_game:.4f} | "
                        f"{'/'.join(map(str, s.vs_leader))} | {played(s.confinement)} |")
         out.append("")

@@ -2,8 +2,8 @@
 
 Each bot is one run (:func:`hbs.runner.execute`) with a replay file of its own in the replay
 folder (``--resume`` goes on with each), recorded on the scoreboard; at the end the standings of
-that secret set are the board's.  A bot that cannot be loaded or declines the game is reported and
-skipped; the others play.
+that secret set are the board's.  A bot that cannot be found, loaded, built or set up (an error or
+a timeout), or declines the game, is reported as skipped with its reason; the others play.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from . import catalog, runner
 from .arena import GameRecord
-from .errors import InputError, UnsupportedGame
+from .errors import HbsError, InputError, UnsupportedGame
 from .games import Game
 from .request import Request, build_game, build_secrets
 
@@ -66,6 +66,9 @@ def play(bots: Sequence[str], base: Request, options: runner.RunOptions, replays
         except InputError as exc:
             if exc.path is not None and mine.replays and Path(exc.path) == Path(mine.replays):
                 raise  # the user's replay file (exists without --resume, or belongs elsewhere)
+            entries.append(Entry(bot, skipped=str(exc)))
+            continue
+        except HbsError as exc:  # its setup failed or overran: the bot's fault, not the tournament's
             entries.append(Entry(bot, skipped=str(exc)))
             continue
         entries.append(Entry(bot, outcome))

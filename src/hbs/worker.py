@@ -1,14 +1,10 @@
 """The worker process: runs one bot, never a secret.
 
-    python -m hbs.worker
-
-Reads one JSON request a line on stdin and writes one JSON reply a line on a private copy of
-stdout (the bot's own prints go to stderr).  Requests: ``{"op": "setup", "source": {name, path,
-entry_point}, "options": {...}, "game": {...}, "memory_mb": M, "threads": T, "confine": {...}}``,
-``{"op": "describe", "source": ..., "memory_mb": M, "confine": ...}`` (for listing bots) and
-``{"op": "guess", "history": [[guess, black, white], ...]}``.  Before it loads the bot, the worker
-confines itself as ``confine`` says (:func:`hbs.confinement.apply`: caps, Landlock, seccomp) and
-caps numba's threads.  Replies: ``{"ok": true}``, ``{"summary": ..., "error": ...}``, ``{"guess":
+Started by :mod:`hbs.launch`, already confined, in its scratch folder.  Reads one JSON request a line
+on stdin and writes one JSON reply a line on a private copy of stdout (the bot's own prints go to stderr).  Requests: ``{"op": "setup", "source": {name, path,
+entry_point}, "options": {...}, "game": {...}, "threads": T}``, ``{"op": "describe", "source": ...}``
+(for listing bots) and ``{"op": "guess", "history": [[guess, black, white], ...]}``.  Before it
+loads the bot, the worker caps numba's threads.  Replies: ``{"ok": true}``, ``{"summary": ..., "error": ...}``, ``{"guess":
 ..., "remaining": ..., "phase": ...}``, ``{"invalid": why}``, ``{"error": last lines of the
 traceback}`` (with ``"spent": true`` after a MemoryError: the runner replaces the worker),
 ``{"unsupported": why}``.
@@ -21,24 +17,40 @@ import os
 import sys
 from typing import Iterator
 
-from . import confinement
 from .arena import last_lines, read_guess
 from .bot import Bot, BotSource, Turn, accepts_option, describe, load, make_bot, untyped_options, with_seed
 from .errors import HbsError, UnsupportedGame
 from .games import from_payload
 
 
-def _confine(request: dict) -> None:
-    """Confine this process before the bot's code loads; numba reads ``NUMBA_NUM_THREADS`` when it is
-    first imported, which is by the bot."""
-    confinement.apply(request.get("confine"), request.get("memory_mb"))
-    if request.get("threads"):
-        os.environ["NUMBA_NUM_THREADS"] = str(request["threads"])
+def _preload() -> None:
+    """Load what nearly every bot loads (numpy, numba, the bundled strategies) while the runner is
+    still starting up: trusted code, loaded confined, before the bot's."""
+    try:
+        import hbs.strategies  # noqa: F401
+    except Exception:  # noqa: BLE001 - only a head start: the bot that needs it loads it itself
+        pass
+
+
+def _threads(request: dict) -> None:
+    """Cap the threads of numba's parallel kernels (for the bot's thread) at its share of the cores, and
+    keep the worker on the core the runner chose for it (see :func:`hbs.arena.pinned`)."""
+    if request.get("cpu") is not None:
+        try:
+            os.sched_setaffinity(0, {int(request["cpu"])})
+        except (OSError, ValueError):
+            pass
+    if not request.get("threads"):
+        return
+    os.environ["NUMBA_NUM_THREADS"] = str(request["threads"])
+    if "numba" in sys.modules:  # loaded by _preload: its pool's size is already read, its use is not
+        import numba
+
+        numba.set_num_threads(max(1, min(int(request["threads"]), numba.config.NUMBA_NUM_THREADS)))
 
 
 def _answer(bot: Bot | None, request: dict) -> dict:
     if request["op"] == "describe":
-        _confine(request)
         entry = describe(BotSource(**request["source"]))
         reply = {"summary": entry.summary, "error": entry.error}
         if entry.cls is not None:
@@ -47,7 +59,7 @@ def _answer(bot: Bot | None, request: dict) -> dict:
             reply["seeded"] = accepts_option(entry.cls, "seed")
         return reply
     if request["op"] == "setup":
-        _confine(request)
+        _threads(request)
         bot_cls = load(BotSource(**request["source"]))
         made = make_bot(bot_cls, with_seed(bot_cls, request.get("options", {}), request.get("seed")))
         made.setup(from_payload(request["game"]))
@@ -77,6 +89,7 @@ def main() -> None:
     os.dup2(2, 1)  # whatever the bot prints goes to stderr, never into the protocol
     sys.stdout = sys.stderr
     bot: Bot | None = None
+    _preload()
     for request in _requests():
         try:
             reply = _answer(bot, request)
