@@ -22,12 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from hbs import replays, scoreboard
-from hbs.arena import GameRecord, Step, summarize
-from hbs.isolation import Budgets
-from hbs.rule import grade
-from hbs.runner import RunOutcome
-from hbs.status import Status
+from hbs.arena import replays
+from hbs.board import scoreboard
+from hbs.arena.play import GameRecord, Step, summarize
+from hbs.sandbox.workers import Budgets
+from hbs.core.rule import grade
+from hbs.arena.runs import RunOutcome
+from hbs.core.status import Status
 
 
 def synthetic(folder: Path, bots: int, games: int) -> None:

@@ -9,8 +9,8 @@ import time
 
 import numba
 
-from hbs.feedback import answer_matrix, grade_codes
-from hbs.games import bulls, mastermind
+from hbs.core.feedback import answer_matrix, grade_codes
+from hbs.core.games import bulls, mastermind
 
 
 def rate(fn, answers: int, repeat: int = 5) -> float:

@@ -32,9 +32,9 @@ LARGER_BOTS = ["knuth", "entropy", "parts", "optimal"]
 
 
 def search_figures(bulls: bool, no_symmetry: bool, threads: int) -> None:
-    from hbs.games import bulls as bulls_game, mastermind
-    from hbs.strategies import optimal
-    from hbs.strategies.space import CodeSpace
+    from hbs.core.games import bulls as bulls_game, mastermind
+    from hbs.strategies.optimal import bot as optimal
+    from hbs.strategies.codes.space import CodeSpace
 
     tiny = mastermind(2, 3)
     optimal.solve(tiny, CodeSpace(tiny).matrix, split=2)  # load the kernels (tasks included)

@@ -46,10 +46,10 @@ def main() -> None:
             for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
                 f.unlink()
     start = time.perf_counter()
-    from hbs.arena import run, summarize
-    from hbs.bot import load_bot, make_bot
-    from hbs.games import PhraseGame
-    from hbs.loaders import load_phrases, load_words
+    from hbs.arena.play import run, summarize
+    from hbs.contract.bot import load_bot, make_bot
+    from hbs.core.games import PhraseGame
+    from hbs.core.loaders import load_phrases, load_words
 
     if not Path(args.words).exists():
         sys.exit(f"no word list at {args.words} (the original data lives in ../shared/data/codegolf)")

@@ -3,12 +3,12 @@
 Code games: the least Σ n·log2 n over the answer groups of the consistent codes (ties: a code that
 could be the secret, then the lowest).  Option ``pool=all|consistent``.
 Phrase games: spacing inference, packed-count search and expected-log selection
-(:mod:`hbs.strategies.passphrase`); option ``seed`` picks the samples it designs its probes on.
+(:mod:`hbs.strategies.phrases.passphrase`); option ``seed`` picks the samples it designs its probes on.
 """
 
 from hbs import Guess
 from hbs.strategies import PartitionBot
-from hbs.strategies.passphrase import PhraseBreaker
+from hbs.strategies.phrases.passphrase import PhraseBreaker
 
 
 class Entropy(PartitionBot):

@@ -4,7 +4,7 @@
 searched once and kept in the bot's own cache as a decision tree; later runs play it at once.
 """
 
-from hbs.strategies.optimal import OptimalBot
+from hbs.strategies.optimal.bot import OptimalBot
 
 
 class Optimal(OptimalBot):

@@ -9,20 +9,20 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
-    "Bot": "bot",
-    "Guess": "bot",
-    "Turn": "bot",
-    "Game": "games",
-    "Status": "status",
+    "Bot": "contract.bot",
+    "Guess": "contract.bot",
+    "Turn": "contract.bot",
+    "Game": "core.games",
+    "Status": "core.status",
     "BotLoadError": "errors",
     "HbsError": "errors",
     "InputError": "errors",
     "UnsupportedGame": "errors",
-    "grade": "rule",
-    "CodeGame": "games",
-    "PhraseGame": "games",
-    "bulls": "games",
-    "mastermind": "games",
+    "grade": "core.rule",
+    "CodeGame": "core.games",
+    "PhraseGame": "core.games",
+    "bulls": "core.games",
+    "mastermind": "core.games",
 }
 __all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"

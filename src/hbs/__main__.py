@@ -2,7 +2,7 @@
 
 A run that will play in workers starts its first workers before the command line is even read:
 they load Python, numpy and hbs while the runner loads typer and rich (see
-:func:`hbs.isolation.prestart`).  They are started under the confinement the arguments ask for; if
+:func:`hbs.sandbox.workers.prestart`).  They are started under the confinement the arguments ask for; if
 the run turns out to want another one (this look at the arguments is a guess), they are not used.
 Everything else is :mod:`hbs.cli`.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 import warnings
 
-from .confinement import Plan
-from .isolation import cores, prestart
+from hbs.sandbox.confinement import Plan
+from hbs.sandbox.workers import cores, prestart
 
 IN_PROCESS_FLAGS = {"--in-process", "--help"}
 
@@ -48,11 +48,11 @@ def planned_workers(argv: list[str]) -> int:
 
 def planned_confinement(argv: list[str]) -> Plan | None:
     """The confinement plan the run will ask for, or None where the arguments do not say it plainly."""
-    from . import confinement
-    from .bot import locate
-    from .errors import HbsError
-    from .isolation import Budgets
-    from .request import default_words
+    from hbs.sandbox import confinement
+    from hbs.contract.bot import locate
+    from hbs.errors import HbsError
+    from hbs.sandbox.workers import Budgets
+    from hbs.arena.request import default_words
 
     bots = values(argv, "--bot")
     if not bots:
@@ -70,7 +70,7 @@ def planned_confinement(argv: list[str]) -> Plan | None:
 
 def show_notes() -> None:
     """Library warnings meant for the user (a bot's compile cache emptied) as one ``hbs: note:`` line."""
-    from .caches import CacheReset
+    from hbs.sandbox.caches import CacheReset
 
     warnings.simplefilter("always", CacheReset)
     shown = warnings.showwarning
@@ -91,7 +91,7 @@ def main() -> None:
         plan = planned_confinement(argv)
         if plan is not None:
             prestart(min(planned_workers(argv), cores()), plan)
-    from .cli import app
+    from hbs.cli import app
 
     app(prog_name="hbs")
 

@@ -18,18 +18,24 @@ from rich.text import Text
 
 import contextlib
 
-from . import arena, catalog, confinement, console, runner, sanitize, site
-from .request import Request, build_game, default_words, parse_options, remote_bot, words_file
-from .bot import locate, sources as bot_sources
-from .cluster import backend as backend_of
-from .isolation import Budgets, cores
-from . import scoreboard as board
-from .replays import read as replay_read, regrade
-from .errors import HbsError, InputError
-from .games import defaults
-from .loaders import load_words
-from .remote import RemoteBot
-from .rule import grade as grade_rule
+from hbs.arena import play as arena
+from hbs.contract import catalog
+from hbs.sandbox import confinement
+from hbs.board import console
+from hbs.arena import runs as runner
+from hbs.contract import sanitize
+from hbs.board import site
+from hbs.arena.request import Request, build_game, default_words, parse_options, remote_bot, words_file
+from hbs.contract.bot import locate, sources as bot_sources
+from hbs.arena.ray_cluster import backend as backend_of
+from hbs.sandbox.workers import Budgets, cores
+from hbs.board import scoreboard as board
+from hbs.arena.replays import read as replay_read, regrade
+from hbs.errors import HbsError, InputError
+from hbs.core.games import defaults
+from hbs.core.loaders import load_words
+from hbs.people.remote_bot import RemoteBot
+from hbs.core.rule import grade as grade_rule
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Run, test and rank Mastermind-family codebreaking bots.")
 out = Console(highlight=False)
@@ -202,7 +208,7 @@ def tournament_cmd(
     Each bot's run is recorded on the scoreboard (and in --replays DIR/BOT.jsonl); the standings are
     `hbs board`'s for that secret set.  A bot that cannot be loaded or declines the game is skipped.
     """
-    from . import tournament
+    from hbs.arena import tournament
 
     with reported():
         if bool(bot) == all_bots:
@@ -293,7 +299,7 @@ def check(
 
     Exit 0 when it may enter a run; 2, with the reasons on stderr, when not.
     """
-    from . import check as checkmod
+    from hbs.contract import check as checkmod
 
     with reported():
         mechanism = confinement_of(sandbox, unconfined)
@@ -415,7 +421,7 @@ def tree(
     unconfined: UnconfinedOpt = False,
 ) -> None:
     """Print a deterministic bot's whole decision tree over every code of a code game."""
-    from . import tree as treemod
+    from hbs.people import tree as treemod
 
     with reported(), contextlib.ExitStack() as stack:
         spec = Request(bot=bot, game=game, pegs=pegs, colors=colors, alphabet=alphabet,
@@ -479,7 +485,7 @@ def solve(
     Type `undo` to take the last answer back, `quit` to stop; for phrases type `solved` when the
     guess is the phrase.
     """
-    from . import solve as solvemod
+    from hbs.people import solve as solvemod
 
     with reported():
         spec = Request(bot=bot, game=game, words=words, pegs=pegs, colors=colors, alphabet=alphabet,
@@ -510,7 +516,7 @@ def play_cmd(
 
     At the end every bot that plays the game is run on the same secret, each confined as in a run.
     """
-    from . import play as playmod
+    from hbs.people import play as playmod
 
     with reported():
         spec = Request(game=game, words=words, pegs=pegs, colors=colors, alphabet=alphabet, n_words=n_words)

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hbs.cli import app
-from hbs.feedback import grade
-from hbs.replays import read, regrade
+from hbs.core.feedback import grade
+from hbs.arena.replays import read, regrade
 
 # (bot, game args, total guesses, max guesses): Knuth 1977; Kooi 2005; the design's anchors.
 FIGURES = [

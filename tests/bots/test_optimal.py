@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from hbs.cli import app
-from hbs.games import DIGITS, CodeGame, PhraseGame, mastermind
-from hbs.replays import read, regrade
-from hbs.rule import grade
-from hbs.strategies import optimal
-from hbs.strategies.decision_tree import check, from_arrays, save
-from hbs.strategies.space import CodeSpace
+from hbs.core.games import DIGITS, CodeGame, PhraseGame, mastermind
+from hbs.arena.replays import read, regrade
+from hbs.core.rule import grade
+from hbs.strategies.optimal import bot as optimal
+from hbs.strategies.optimal.decision_tree import check, from_arrays, save
+from hbs.strategies.codes.space import CodeSpace
 
 runner = CliRunner()
 NONE = 10**9
@@ -189,7 +189,7 @@ def test_declines_what_it_cannot_search():
 def test_symmetry_keeps_the_optimum_on_4x7_sets():
     """The sets the opening 1234 leaves on 4x7 (where the published mean, 4.676 a code, admits 11227
     or 11228 and the search finds 11228): searched with every code as a candidate, the same costs."""
-    from hbs.strategies import optimal_search as search
+    from hbs.strategies.optimal import search
 
     game = mastermind(4, 7)
     dense, ids = search.dense_answers(CodeSpace(game).matrix)

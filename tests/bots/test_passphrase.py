@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from hbs.feedback import grade
-from hbs.games import PhraseGame
-from hbs.loaders import load_words
-from hbs.oracle import Oracle
-from hbs.strategies.passphrase import PhraseBreaker, Settings
+from hbs.core.feedback import grade
+from hbs.core.games import PhraseGame
+from hbs.core.loaders import load_words
+from hbs.core.oracle import Oracle
+from hbs.strategies.phrases.passphrase import PhraseBreaker, Settings
 
 TINY = ["a", "be", "cat", "dogs", "eagle", "ferret", "gorilla", "hedgehog", "iguana", "jaguarundi"]
 
@@ -109,7 +109,7 @@ def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, roo
     phrases apart.  A probe repeated in a game tells nothing new; designed on as many loose draws
     as the loose count (a handful) one was repeated here (and a six-word game repeated one for 20
     guesses)."""
-    from hbs.strategies import levels
+    from hbs.strategies.phrases import levels
 
     monkeypatch.setattr(levels, "WORK_BUDGET", 100)
     monkeypatch.setattr(levels, "DRAWS", 16)
@@ -138,7 +138,7 @@ def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, r
     spaces only, where they tell most about every spacing still weighed.  Its answer keeps the
     secret's spacing (the bot believes the truth) and rules others out, and the games are solved
     with no guess twice."""
-    from hbs.strategies import levels
+    from hbs.strategies.phrases import levels
 
     monkeypatch.setattr(levels, "WORK_BUDGET", 100)
     rng = random.Random(4)
@@ -178,7 +178,7 @@ def test_a_secret_in_an_uncounted_spacing_too_large_to_list_is_narrowed_not_refu
     cannot list its tuples"): those spacings are counted and narrowed instead.  Here counting stops
     early (``mixture_share`` 0.6 leaves likely spacings uncounted) and every uncounted spacing's
     search is estimated when the listing reaches for it."""
-    from hbs.strategies.levels import LevelSearch
+    from hbs.strategies.phrases.levels import LevelSearch
 
     rng = random.Random(5)
     words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 5], 30)))

@@ -9,7 +9,7 @@ import statistics
 from typer.testing import CliRunner
 
 from hbs.cli import app
-from hbs.replays import read
+from hbs.arena.replays import read
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hbs import landlock
+from hbs.sandbox import landlock
 
 BROKEN = Path(__file__).resolve().parents[1] / "bots" / "broken"
 

@@ -8,9 +8,9 @@ import shutil
 import pexpect
 import pytest
 
-from hbs.feedback import grade
-from hbs.play import random_secret
-from hbs.games import mastermind, bulls
+from hbs.core.feedback import grade
+from hbs.people.play import random_secret
+from hbs.core.games import mastermind, bulls
 
 HBS = shutil.which("hbs") or pytest.skip("the hbs command is not installed", allow_module_level=True)
 PROMPT = r"answer \(black white; undo; quit\): "

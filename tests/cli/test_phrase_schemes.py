@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hbs.replays import read, regrade
-from hbs.rule import grade
+from hbs.arena.replays import read, regrade
+from hbs.core.rule import grade
 
 ROOT = Path(__file__).resolve().parents[2]
 ODD = ["drop-down", "it's", "4x4", "café", "straße", "łódź", "zoë"]  # EFF-style, digits, latin-1 and beyond
@@ -85,7 +85,7 @@ def test_the_phrase_bot_declines_what_it_cannot_play_in_one_line(tmp_path):
 
 
 # eight words: one game took 35 s of the suite's ~11 minutes on CI's two cores (its deferred middle is
-# also checked against brute force in tests/unit/test_levels.py); `python -m pytest -m slow` plays it
+# also checked against brute force in tests/strategies/phrases/test_levels.py); `python -m pytest -m slow` plays it
 @pytest.mark.parametrize(("n_words", "played", "most"),
                          [(5, 3, 12), (6, 2, 15), pytest.param(8, 1, 20, marks=pytest.mark.slow)])
 def test_the_phrase_bot_plays_five_to_eight_words(tmp_path, n_words, played, most):

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from hbs.replays import read, regrade
+from hbs.arena.replays import read, regrade
 
 
 def tournament(tmp_path, *args: str) -> subprocess.CompletedProcess:

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hbs.cli import app
-from hbs.feedback import grade
+from hbs.core.feedback import grade
 
 runner = CliRunner()
 

@@ -9,8 +9,8 @@ import os
 import platform
 import sys
 
-from hbs import seccomp
-from hbs.seccomp import _ARCH, JEQ_K, LD_W_ABS, RET_ALLOW, RET_K, _errno, _op
+from hbs.sandbox import seccomp
+from hbs.sandbox.seccomp import _ARCH, JEQ_K, LD_W_ABS, RET_ALLOW, RET_K, _errno, _op
 
 arch = _ARCH[platform.machine()][0]
 seccomp.install(b"".join([

@@ -26,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from hbs import caches, confinement
-from hbs.replays import read
+from hbs.sandbox import caches
+from hbs.sandbox import confinement
+from hbs.arena.replays import read
 
 BREACHES = Path(__file__).parent / "breaches"
 MECHANISMS = confinement.available()
@@ -136,8 +137,8 @@ def test_a_data_folder_that_links_out_is_refused(tmp_path, mechanism):
 
 
 def test_the_ray_stage_copies_no_link_out(tmp_path):
-    from hbs.bot import BotSource
-    from hbs.cluster import Stage
+    from hbs.contract.bot import BotSource
+    from hbs.arena.ray_cluster import Stage
     from hbs.errors import InputError
 
     bots = arena(tmp_path, "linked.py")
@@ -302,7 +303,7 @@ def test_a_bot_file_name_must_be_an_identifier(tmp_path):
 
 
 def test_markdown_cells_escape_what_a_record_holds():
-    from hbs.scoreboard import Standing, markdown
+    from hbs.board.scoreboard import Standing, markdown
 
     fields = {name: 0 for name in Standing.__dataclass_fields__}
     row = Standing(**{**fields, "bot": "a|b\nc", "game": "g", "secrets": "s", "failures": {"error": 1},

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from hbs import confinement
-from hbs.replays import read, regrade
+from hbs.sandbox import confinement
+from hbs.arena.replays import read, regrade
 
 ESCAPES = Path(__file__).parent / "escapes"
 MECHANISMS = confinement.available()
@@ -221,10 +221,10 @@ def test_a_descriptor_leak_stops_at_the_cap(tmp_path, mechanism):
 
 def test_the_web_board_lists_its_bots_confined(tmp_path, mechanism):
     """`hbs board --html` reads each bot's docstring: in a confined worker, as `hbs bots` does."""
-    from hbs.arena import GameRecord, Step, summarize
-    from hbs.isolation import Budgets
-    from hbs.runner import RunOutcome
-    from hbs.scoreboard import record_run
+    from hbs.arena.play import GameRecord, Step, summarize
+    from hbs.sandbox.workers import Budgets
+    from hbs.arena.runs import RunOutcome
+    from hbs.board.scoreboard import record_run
 
     bots = tmp_path / "bots"
     bots.mkdir()

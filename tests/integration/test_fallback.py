@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hbs import seccomp
+from hbs.sandbox import seccomp
 
 NO_LANDLOCK = Path(__file__).parent / "no_landlock.py"
 pytestmark = pytest.mark.skipif(not seccomp.supported(), reason="needs seccomp on x86_64 or aarch64")

@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from hbs.cli import app
-from hbs.confinement import available
-from hbs.feedback import grade
-from hbs.isolation import cores
-from hbs.replays import read, regrade
+from hbs.sandbox.confinement import available
+from hbs.core.feedback import grade
+from hbs.sandbox.workers import cores
+from hbs.arena.replays import read, regrade
 
 HOSTILE = str(Path(__file__).parent / "hostile")
 SECRETS = ["1111", "1234", "2345", "3456", "6543"]

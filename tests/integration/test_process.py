@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hbs.replays import read, regrade
+from hbs.arena.replays import read, regrade
 
 BOTS = Path(__file__).parent / "bots"
 HBS = shutil.which("hbs") or pytest.skip("the hbs command is not installed", allow_module_level=True)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from hbs.confinement import available
-from hbs.replays import read, regrade
+from hbs.sandbox.confinement import available
+from hbs.arena.replays import read, regrade
 
 ROOT = Path(__file__).resolve().parents[2]
 HOW = [["--sandbox", m] for m in available()] or [["--unconfined"]]

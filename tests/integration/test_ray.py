@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from hbs import confinement
-from hbs.replays import read, regrade
+from hbs.sandbox import confinement
+from hbs.arena.replays import read, regrade
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
 

@@ -1,8 +1,8 @@
 """Pieces bots compose: spaces of secrets, consistent sets, partition scores."""
 
-from .consistent import ConsistentBot
-from .partition import CRITERIA, PartitionBot, best_guess, partition_scores
-from .space import CodeSpace, PhraseSpace, space_for
+from hbs.strategies.codes.consistent import ConsistentBot
+from hbs.strategies.codes.partition import CRITERIA, PartitionBot, best_guess, partition_scores
+from hbs.strategies.codes.space import CodeSpace, PhraseSpace, space_for
 
 __all__ = [
     "CRITERIA",

@@ -2,7 +2,7 @@
 lines that fit; plays first-consistent when it cannot read them."""
 from pathlib import Path
 
-from hbs.rule import grade
+from hbs.core.rule import grade
 from hbs.strategies import ConsistentBot
 
 

@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from hbs.rule import grade
+from hbs.core.rule import grade
 from hbs.strategies import ConsistentBot
 
 

@@ -1,0 +1,1 @@
+"""The game itself: the rule, its kernels, the games, loading secrets, the oracle, statuses."""

@@ -1,0 +1,66 @@
+"""Bots that are programs (``bots/NAME/bot.toml``): their confined build.
+
+A program bot's worker is the program itself, started through :mod:`hbs.sandbox.launch`, which confines the
+process before it becomes the program (:class:`hbs.sandbox.workers.Worker`).  Its build (``build`` in
+``bot.toml``) is untrusted code too: it runs confined like the bot, except that it may start
+processes and write into the bot's own folder.  It may not change a file's mode (as root under
+Landlock it would own every other bot's files): hbs marks the built program executable itself.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from hbs.sandbox.confinement import Plan, task_cap
+from hbs.errors import InputError
+from hbs.contract.manifest import Manifest
+
+BUILD_MEMORY_MB = 4096
+
+
+def build(name: str, manifest: Manifest, plan: Plan, timeout: float) -> None:
+    """Run the bot's build step (if any) confined, then check that its program is there.
+
+    Raises :class:`InputError` (exit 2) with one line when the build fails, leaves a link that leads
+    out of the folder, or the program is missing.
+    """
+    from hbs.contract.bot import check_links
+    from hbs.sandbox.workers import spawn
+
+    if manifest.build:
+        building = replace(plan, writable=(str(manifest.folder),), processes=True, memory_mb=BUILD_MEMORY_MB,
+                           workdir=str(manifest.folder))
+        scratch = tempfile.mkdtemp(prefix="hbs-build-") if plan.mechanism == "landlock" else None
+        cap = task_cap(building)
+        env = building.environment(scratch or "/tmp") if plan.confined else None
+        process = spawn(building, list(manifest.build), scratch, env, cap, stdin=subprocess.DEVNULL, text=True)
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise InputError(f"bot {name!r}: the build did not finish within {timeout:g} s", manifest.path) from None
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, 9)
+                process.wait()
+            if cap is not None:
+                cap.remove()
+            if scratch:
+                shutil.rmtree(scratch, ignore_errors=True)
+        if process.returncode != 0:
+            said = (err.strip() or out.strip() or "no output").splitlines()[-1][:200]
+            raise InputError(f"bot {name!r}: the build `{' '.join(manifest.build)}` failed "
+                             f"(exit {process.returncode}): {said}", manifest.path)
+        check_links(name, manifest.folder)
+    program = manifest.program()
+    if program is None:
+        raise InputError(f"bot {name!r}: its program {manifest.command[0]!r} is missing"
+                         + (" after the build" if manifest.build else ""), manifest.path)
+    if manifest.build and Path(program).is_relative_to(manifest.folder):
+        mode = os.stat(program).st_mode
+        os.chmod(program, mode | (mode & 0o444) >> 2 | stat.S_IXUSR)  # executable where readable

@@ -1,0 +1,111 @@
+"""The worker process: runs one bot, never a secret.
+
+Started by :mod:`hbs.sandbox.launch`, already confined, in its scratch folder.  Reads one JSON request a line
+on stdin and writes one JSON reply a line on a private copy of stdout (the bot's own prints go to stderr).  Requests: ``{"op": "setup", "source": {name, path,
+entry_point}, "options": {...}, "game": {...}, "threads": T}``, ``{"op": "describe", "source": ...}``
+(for listing bots) and ``{"op": "guess", "history": [[guess, black, white], ...]}``.  Before it
+loads the bot, the worker caps numba's threads.  Replies: ``{"ok": true}``, ``{"summary": ..., "error": ...}``, ``{"guess":
+..., "remaining": ..., "phase": ...}``, ``{"invalid": why}``, ``{"error": last lines of the
+traceback}`` (with ``"spent": true`` after a MemoryError: the runner replaces the worker),
+``{"unsupported": why}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Iterator
+
+from hbs.arena.play import last_lines, read_guess
+from hbs.contract.bot import Bot, BotSource, Turn, accepts_option, describe, load, make_bot, untyped_options, with_seed
+from hbs.errors import HbsError, UnsupportedGame
+from hbs.core.games import from_payload
+
+
+def _preload() -> None:
+    """Load what nearly every bot loads (numpy, numba, the bundled strategies) while the runner is
+    still starting up: trusted code, loaded confined, before the bot's."""
+    try:
+        import hbs.strategies  # noqa: F401
+    except Exception:  # noqa: BLE001 - only a head start: the bot that needs it loads it itself
+        pass
+
+
+def _threads(request: dict) -> None:
+    """Cap the threads of numba's parallel kernels (for the bot's thread) at its share of the cores, and
+    keep the worker on the core the runner chose for it (see :func:`hbs.arena.play.pinned`)."""
+    if request.get("cpu") is not None:
+        try:
+            os.sched_setaffinity(0, {int(request["cpu"])})
+        except (OSError, ValueError):
+            pass
+    if not request.get("threads"):
+        return
+    os.environ["NUMBA_NUM_THREADS"] = str(request["threads"])
+    if "numba" in sys.modules:  # loaded by _preload: its pool's size is already read, its use is not
+        import numba
+
+        numba.set_num_threads(max(1, min(int(request["threads"]), numba.config.NUMBA_NUM_THREADS)))
+
+
+def _answer(bot: Bot | None, request: dict) -> dict:
+    if request["op"] == "describe":
+        entry = describe(BotSource(**request["source"]))
+        reply = {"summary": entry.summary, "error": entry.error}
+        if entry.cls is not None:
+            reply["games"] = [g["kind"] for g in request.get("games", []) if entry.cls.plays(from_payload(g))]
+            reply["untyped"] = untyped_options(entry.cls)
+            reply["seeded"] = accepts_option(entry.cls, "seed")
+        return reply
+    if request["op"] == "setup":
+        _threads(request)
+        bot_cls = load(BotSource(**request["source"]))
+        made = make_bot(bot_cls, with_seed(bot_cls, request.get("options", {}), request.get("seed")))
+        made.setup(from_payload(request["game"]))
+        return {"ok": True, "bot": made}
+    assert bot is not None, "guess before setup"
+    guess, problem = read_guess(bot.guess(tuple(Turn(g, b, w) for g, b, w in request["history"])))
+    if problem:
+        return {"invalid": problem}
+    return {"guess": guess.text, "remaining": guess.remaining, "phase": guess.phase}
+
+
+def _requests() -> Iterator[dict]:
+    """Requests read straight from file descriptor 0, a line each."""
+    buffer = b""
+    while True:
+        while b"\n" not in buffer:
+            chunk = os.read(0, 1 << 16)
+            if not chunk:
+                return
+            buffer += chunk
+        line, _, buffer = buffer.partition(b"\n")
+        yield json.loads(line)
+
+
+def main() -> None:
+    protocol = os.dup(1)
+    os.dup2(2, 1)  # whatever the bot prints goes to stderr, never into the protocol
+    sys.stdout = sys.stderr
+    bot: Bot | None = None
+    _preload()
+    for request in _requests():
+        try:
+            reply = _answer(bot, request)
+            bot = reply.pop("bot", bot)
+        except UnsupportedGame as exc:
+            reply = {"unsupported": str(exc)}
+        except HbsError as exc:
+            reply = {"error": str(exc), "exit_code": exc.exit_code}
+        except Exception as exc:  # the bot's own failure: reported, the worker goes on
+            reply = {"error": last_lines(exc)}
+            if isinstance(exc, MemoryError):  # at its cap, where what it keeps may fail every later game
+                reply["spent"] = True  # the runner plays the next game in a fresh worker
+        data = (json.dumps(reply) + "\n").encode()
+        while data:
+            data = data[os.write(protocol, data):]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Code games and small phrase games: enumerated spaces, consistent sets, partition scores."""

@@ -1,0 +1,651 @@
+"""The exact search for optimal play (least total guesses over every code of a code game).
+
+The cost of a set ``S`` of codes still possible is the total number of guesses a strategy needs to
+find every one of them: ``cost(S) = |S| + Σ cost(S_a)`` over the groups ``S_a`` into which the next
+guess splits ``S`` by answer (the group of the exact match costs nothing more).  The search is a
+depth-first branch and bound over guesses:
+
+* **lower bounds** — a group of ``m`` codes needs at least ``lb(m)`` guesses: one guess finds at most
+  one code and splits the rest into at most ``b`` groups (``b`` = the answers other than the exact
+  match), so at most ``b**(k-1)`` codes are found at the k-th guess.  Guesses are tried in order of
+  their bound (ties: the lower code), a guess is dropped as soon as its bound reaches the best cost
+  found, and the groups of a guess are solved smallest first with what is left of the budget;
+* **sets settled at once** (``n`` at most one more than the answers other than the exact match,
+  14 for four pegs) — a guess that reaches the set's
+  lower bound is optimal: one of its codes splitting the others into single codes (``2n - 1``); else
+  one of its codes leaving one pair, or an outside code splitting it apart (``2n``); else, the set
+  costing at least ``2n + 1``, a guess leaving only single codes and pairs at that total;
+* **symmetry** — colours that no code of ``S`` holds are all alike (a guess needs only one of them,
+  or for Bulls and Cows the first few in order); colours no earlier guess used are interchangeable
+  (the k-th new colour of a guess is the k-th smallest); while the history still has position and
+  colour symmetries (the first guesses), only the least code of each orbit under them is tried;
+* **memo** — a set's exact cost, or the lower bound it was found to reach, keyed by a 128-bit hash
+  of the set and the guesses left (a set reached by two orders of the same guesses is solved once).
+
+``max_depth`` holds the worst case: a strategy may use at most that many guesses on any code.
+The result is exact: the tests check it against a brute force on small games and against the
+published optima (4x6 Mastermind 5625, 5626 with at most 5 guesses; Bulls and Cows 26274).
+
+Cost: scoring every candidate guess against a set (a count table, ``_bounds``) is most of the
+time; the loops index arrays (an array iterator or a slice costs an atomic reference count, which
+two threads then fight over) and read the set's rows of the symmetric answer matrix (in cache).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict, List
+
+from hbs.core.games import CodeGame
+
+INF = 1 << 40
+#: The guesses left when the worst case is not held (deeper than any real strategy).
+UNLIMITED = 64
+_KEY = types.UniTuple(types.int64, 3)
+_ARRAY = types.int64[::1]
+# memo values: cost << 32 | (guess + 1) << 1 | exact
+_SHIFT = 32
+
+
+@njit(cache=True)
+def lower_bounds(size: int, branches: int) -> tuple[np.ndarray, np.ndarray]:
+    """``lb[m]``: least total guesses for ``m`` codes; ``depth[m]``: least worst case, for ``m <= size``."""
+    lb = np.zeros(size + 1, dtype=np.int64)
+    depth = np.zeros(size + 1, dtype=np.int64)
+    for m in range(1, size + 1):
+        remaining, count, cost, levels = m, 1, 0, 0
+        while remaining > 0:
+            cost += remaining
+            levels += 1
+            remaining -= count
+            count = min(count * branches, size + 1)
+        lb[m] = cost
+        depth[m] = levels
+    return lb, depth
+
+
+@njit(cache=True, inline="always")
+def _hash(subset: np.ndarray, depth_key: int) -> tuple[int, int, int]:
+    a = np.uint64(1469598103934665603)
+    b = np.uint64(0x9E3779B97F4A7C15)
+    for x in subset:
+        v = np.uint64(x + 1)
+        a = (a ^ v) * np.uint64(1099511628211)
+        b = (b + v * np.uint64(0xBF58476D1CE4E5B9)) * np.uint64(0x94D049BB133111EB)
+        b = b ^ (b >> np.uint64(31))
+    return (np.int64(a), np.int64(b) ^ np.int64(subset.shape[0]), depth_key)
+
+
+@njit(cache=True)
+def _symmetries(codes, perms, hist, hlen, ncolors):
+    """The position permutations (rows of ``perms``) that, with some colour permutation, fix every
+    guess of the history; and for each, the colour map forced on the colours the history used."""
+    maps = np.full((perms.shape[0], ncolors), -1, dtype=np.int64)
+    valid = np.zeros(perms.shape[0], dtype=np.bool_)
+    pegs = codes.shape[1]
+    for s in range(perms.shape[0]):
+        ok = True
+        inverse = np.full(ncolors, -1, dtype=np.int64)
+        for t in range(hlen):
+            h = codes[hist[t]]
+            for i in range(pegs):
+                a = h[perms[s, i]]
+                b = h[i]
+                if maps[s, a] == -1 and inverse[b] == -1:
+                    maps[s, a] = b
+                    inverse[b] = a
+                elif maps[s, a] != b or inverse[b] != a:
+                    ok = False
+                    break
+            if not ok:
+                break
+        valid[s] = ok
+    return valid, maps
+
+
+@njit(cache=True)
+def _orbit_least(code, perms, valid, maps, free, image) -> bool:
+    """Whether ``code`` is the least of its orbit under the history's symmetries."""
+    pegs = code.shape[0]
+    ncolors = free.shape[0]
+    rename = np.full(ncolors, -1, dtype=np.int64)
+    for s in range(perms.shape[0]):
+        if not valid[s]:
+            continue
+        rename[:] = -1
+        nxt = 0
+        for i in range(pegs):
+            c = code[perms[s, i]]
+            if maps[s, c] >= 0:
+                image[i] = maps[s, c]
+            else:
+                if rename[c] < 0:
+                    while not free[nxt]:
+                        nxt += 1
+                    rename[c] = nxt
+                    nxt += 1
+                image[i] = rename[c]
+        for i in range(pegs):
+            if image[i] != code[i]:
+                if image[i] < code[i]:
+                    return False
+                break
+    return True
+
+
+@njit(cache=True)
+def _colours(codes, hist, hlen, subset, ncolors) -> tuple[np.ndarray, np.ndarray]:
+    """Which colours the history used, and which some code of ``subset`` holds."""
+    pegs = codes.shape[1]
+    used = np.zeros(ncolors, dtype=np.bool_)
+    for t in range(hlen):
+        for i in range(pegs):
+            used[codes[hist[t], i]] = True
+    present = np.zeros(ncolors, dtype=np.bool_)
+    for j in subset:
+        for i in range(pegs):
+            present[codes[j, i]] = True
+    return used, present
+
+
+@njit(cache=True)
+def _alike(codes, used, present, distinct) -> np.ndarray:
+    """The codes kept when only colours are symmetric: every absent colour is the least absent one
+    (Bulls and Cows: the absent colours of a code are the least ones, in order), and colours no
+    guess used appear in order (the k-th new colour of a code is the k-th smallest)."""
+    n_codes, pegs = codes.shape
+    ncolors = used.shape[0]
+    dead = np.empty(ncolors, dtype=np.int64)
+    fresh = np.empty(ncolors, dtype=np.int64)
+    n_dead, n_fresh = 0, 0
+    for c in range(ncolors):
+        if not present[c]:
+            dead[n_dead] = c
+            n_dead += 1
+        elif not used[c]:
+            fresh[n_fresh] = c
+            n_fresh += 1
+    keep = np.zeros(n_codes, dtype=np.bool_)
+    seen = np.full(ncolors, -1, dtype=np.int64)  # the last code that held each colour
+    for g in range(n_codes):
+        k_dead, k_fresh, ok = 0, 0, True
+        for i in range(pegs):
+            c = codes[g, i]
+            if not present[c]:
+                if distinct:
+                    if c != dead[k_dead]:
+                        ok = False
+                        break
+                    k_dead += 1
+                elif c != dead[0]:
+                    ok = False
+                    break
+            elif not used[c] and seen[c] != g:
+                if c != fresh[k_fresh]:
+                    ok = False
+                    break
+                k_fresh += 1
+            seen[c] = g
+        keep[g] = ok
+    return np.nonzero(keep)[0]
+
+
+@njit(cache=True)
+def _candidates(codes, perms, hist, hlen, subset, ncolors, distinct, symmetric, lists) -> np.ndarray:
+    """The guesses worth trying on ``subset``: one of each class of guesses that the symmetries
+    make equivalent (see the module's docstring); every code when not ``symmetric``.  ``lists``
+    keeps the lists: by history (negative keys; empty: colour symmetries only) and by colour masks."""
+    pegs = codes.shape[1]
+    if not symmetric:
+        return np.arange(codes.shape[0])
+    used, present = _colours(codes, hist, hlen, subset, ncolors)
+    n_codes = codes.shape[0]
+    guesses = np.sort(hist[:hlen])  # the symmetries depend on the set of guesses only
+    packed, fits = -1, hlen * np.log2(n_codes) < 62
+    for t in range(hlen):
+        packed = packed * n_codes - guesses[t]  # negative: apart from the colour masks below
+    if fits and packed in lists:
+        found = lists[packed]
+        if found.shape[0]:
+            return found
+    else:
+        valid, maps = _symmetries(codes, perms, hist, hlen, ncolors)
+        if valid.sum() > 1:  # position symmetries remain: the least code of each orbit
+            keep = np.zeros(n_codes, dtype=np.bool_)
+            free = ~used
+            image = np.empty(pegs, dtype=np.int64)
+            for g in range(n_codes):
+                keep[g] = _orbit_least(codes[g], perms, valid, maps, free, image)
+            found = np.nonzero(keep)[0]
+            if fits:
+                lists[packed] = found
+            return found
+        if fits:
+            lists[packed] = np.empty(0, dtype=np.int64)  # colours only, below
+    mask = 0
+    for c in range(ncolors):
+        mask = mask * 4 + used[c] * 2 + present[c]
+    if mask not in lists:
+        lists[mask] = _alike(codes, used, present, distinct)
+    return lists[mask]
+
+
+@njit(cache=True)
+def _reaching(matrix, subset, guesses, perfect, target, largest) -> int:
+    """The first of ``guesses`` that splits ``subset`` into groups of at most ``largest`` (1 or 2)
+    codes at a total of exactly ``target`` guesses (a single code costs 1 more guess, a pair
+    1 + 2), else -1.  Such a guess is optimal when ``target`` is the set's lower bound.  Most
+    guesses fail within a few codes; the matrix being symmetric, the answers are read from the
+    set's rows (a few kB, in cache), and the groups are two bit masks (nothing to clear)."""
+    n = subset.shape[0]
+    for q in range(guesses.shape[0]):  # index loops: an array iterator costs an atomic increment
+        g = guesses[q]
+        once, twice = np.uint64(0), np.uint64(0)
+        total = n
+        for k in range(n):
+            a = matrix[subset[k], g]
+            if a == perfect:
+                continue
+            bit = np.uint64(1) << np.uint64(a)
+            if twice & bit:
+                total = -1
+                break
+            total += 2 if once & bit else 1
+            twice |= once & bit
+            once |= bit
+            if (largest == 1 and twice) or total > target:
+                total = -1
+                break
+        if total == target:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def _bounds(matrix, subset, candidates, lb, mindepth, depth, perfect, counts) -> np.ndarray:
+    """Each candidate's lower bound on the total over ``subset`` (``INF``: it splits nothing, or
+    some group cannot be done within ``depth - 1`` more guesses)."""
+    n = subset.shape[0]
+    m = candidates.shape[0]
+    n_answers = counts.shape[1]
+    _count_rows(matrix, subset, candidates, counts)
+    # branch-free over the answers (lb[0] = 0; the exact match's group, 0 or 1 code, costs lb = its
+    # size, taken back); groups over `cap` codes cannot be done within depth - 1 guesses
+    cap = np.searchsorted(mindepth, depth - 1, side="right") - 1
+    scores = np.empty(m, dtype=np.int64)
+    for p in range(m):
+        total = n - np.int64(counts[p, perfect])
+        parts, big = 0, 0
+        for a in range(n_answers):
+            c = counts[p, a]
+            total += lb[c]
+            parts += c > 0
+            big = max(big, c)
+            counts[p, a] = 0
+        scores[p] = total if parts > 1 and big <= cap else INF
+    return scores
+
+
+@njit(cache=True)
+def _count_rows(matrix, subset, candidates, counts) -> None:
+    """``counts[p, a]`` += the codes of ``subset`` that answer ``a`` to candidate ``p``, counted along
+    each code's row (the answer matrix is symmetric: contiguous memory)."""
+    m = candidates.shape[0]
+    for k in range(subset.shape[0]):
+        j = subset[k]
+        for p in range(m):
+            counts[p, matrix[j, candidates[p]]] += 1
+
+
+@njit(cache=True)
+def _settle(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats, counts):
+    """What a set's search starts with: ``(value, key, known, candidates, bounds)``.  ``value >= 0``:
+    the set is settled at once (a single code or a pair, out of reach, below the bound's reach,
+    known in ``memo``, or split at once); ``-1``: search ``candidates`` (their ``bounds`` beside)."""
+    matrix, codes, perms, lb, mindepth = tables
+    n_answers, perfect, ncolors, distinct, limited, symmetric = rules
+    none = np.empty(0, dtype=np.int64)
+    key = (np.int64(0), np.int64(0), np.int64(0))
+    n = subset.shape[0]
+    if n == 1:
+        return (1 if depth >= 1 else INF), key, -1, none, none
+    if depth <= 1:
+        return INF, key, -1, none, none
+    if n == 2:
+        return 3, key, -1, none, none
+    if mindepth[n] > depth:
+        return INF, key, -1, none, none
+    if lb[n] >= beta:
+        return lb[n], key, -1, none, none
+    key = _hash(subset, depth if limited else 0)
+    known = memo.get(key, -1)
+    if known >= 0:
+        value = known >> _SHIFT
+        if known & 1 or value >= beta:
+            stats[1] += 1
+            return value, key, known, none, none
+    stats[0] += 1
+    # Sets of at most one code more than the answers other than the exact match: a guess costs at
+    # least 3n - 2 (in the set) - (its groups), each group of c codes at least 2c - 1.  So 2n - 1
+    # for a code splitting the rest; else 2n: a code leaving one pair, or an outside code
+    # splitting the set; else at least 2n + 1, reached by a guess leaving singles and pairs.
+    small = n <= n_answers + 1
+    pairs = 2 if depth >= 3 else 1  # a pair needs a third guess
+    best, choice = 2 * n - 1, -1
+    candidates = none
+    if small:
+        choice = _reaching(matrix, subset, subset, perfect, best, 1)
+        if choice < 0 and pairs == 2:
+            best = 2 * n
+            choice = _reaching(matrix, subset, subset, perfect, best, 2)
+        if choice < 0:
+            best = 2 * n
+            if best >= beta:  # 2n is bound enough
+                if known < 0 or (known >> _SHIFT) < best:
+                    memo[key] = best << _SHIFT
+                return best, key, known, none, none
+            candidates = _candidates(codes, perms, hist, hlen, subset, ncolors, distinct, symmetric, lists)
+            choice = _reaching(matrix, subset, candidates, perfect, best, 1)  # an outside code splitting it
+        if choice < 0:
+            best = INF if pairs == 1 else 2 * n + 1
+            if best >= beta:
+                if known < 0 or (known >> _SHIFT) < best:
+                    memo[key] = best << _SHIFT
+                return best, key, known, none, none
+            choice = _reaching(matrix, subset, candidates, perfect, best, 2)
+    if choice < 0:
+        if not small:
+            candidates = _candidates(codes, perms, hist, hlen, subset, ncolors, distinct, symmetric, lists)
+        stats[4] += n * candidates.shape[0]
+        scores = _bounds(matrix, subset, candidates, lb, mindepth, depth, perfect, counts)
+        return -1, key, known, candidates, scores
+    stats[3] += 1
+    memo[key] = (best << _SHIFT) | ((choice + 1) << 1) | 1
+    return best, key, known, none, none
+
+
+@njit(cache=True)
+def search(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats, opening) -> int:
+    """The least total guesses to find every code of ``subset`` (``int64[n]`` ascending) with at most
+    ``depth`` guesses each, when that is below ``beta``; else a lower bound ``>= beta`` (``INF``: no
+    strategy).  ``hist[:hlen]`` are the guesses that led here (``hist`` has room for ``depth`` more).
+    ``opening``, when not empty, are the only guesses tried on ``subset`` itself (the memo then
+    keeps for ``subset`` what those guesses cost: a memo of its own).
+
+    ``tables`` = (answer matrix, codes, position permutations, lb, least depth); ``rules`` =
+    [answers, the exact match's answer, colours, distinct, max depth held, symmetry used].  Exact
+    results and their guesses are kept in ``memo``; ``stats`` counts [sets searched, memo hits,
+    guesses tried, sets solved at once, guess x code pairs scored, memo size].
+
+    A depth-first search over an explicit stack (numba caches no recursive function safely): level
+    ``L`` holds one set, the guess being tried on it and the group of that guess being solved."""
+    matrix, codes, _perms, lb, mindepth = tables
+    n_answers, perfect = rules[0], rules[1]
+    levels = depth + 2
+    empty = np.empty(0, dtype=np.int64)
+    sets = List.empty_list(_ARRAY)
+    cands = List.empty_list(_ARRAY)
+    bounds = List.empty_list(_ARRAY)
+    grouped = List.empty_list(_ARRAY)
+    starts = List.empty_list(_ARRAY)
+    order = List.empty_list(_ARRAY)
+    for _ in range(levels):
+        sets.append(empty)
+        cands.append(empty)
+        bounds.append(empty)
+        grouped.append(empty)
+        starts.append(empty)
+        order.append(empty)
+    keys = np.zeros((levels, 3), dtype=np.int64)
+    knowns = np.zeros(levels, dtype=np.int64)
+    depths = np.zeros(levels, dtype=np.int64)
+    betas = np.zeros(levels, dtype=np.int64)
+    bests = np.zeros(levels, dtype=np.int64)
+    choices = np.zeros(levels, dtype=np.int64)
+    limits = np.zeros(levels, dtype=np.int64)
+    spents = np.zeros(levels, dtype=np.int64)
+    rests = np.zeros(levels, dtype=np.int64)
+    nexts = np.zeros(levels, dtype=np.int64)
+    guesses = np.zeros(levels, dtype=np.int64)
+    counts = np.zeros(n_answers, dtype=np.int64)
+    sizes = np.zeros(n_answers, dtype=np.int64)
+    work = np.zeros((codes.shape[0], n_answers), dtype=np.uint16)  # _bounds' counts (sets of < 65,536)
+
+    level = 0
+    sets[0] = subset
+    depths[0] = depth
+    betas[0] = beta
+    entering = True
+    value = 0
+    while True:
+        if entering:  # a new set at `level`
+            here = sets[level]
+            value, key, known, candidates, scores = _settle(here, depths[level], betas[level], hist, hlen + level,
+                                                           tables, rules, memo, lists, stats, work)
+            if value < 0:
+                keys[level, 0], keys[level, 1], keys[level, 2] = key
+                knowns[level] = known
+                if level == 0 and opening.shape[0]:
+                    candidates = opening
+                    scores = _bounds(matrix, here, opening, lb, mindepth, depths[0], perfect, work)
+                cands[level] = candidates
+                bounds[level] = scores
+                bests[level], choices[level], limits[level] = INF, -1, betas[level]
+                nexts[level] = -1  # no guess under way
+                entering = False
+        else:  # a child's `value` came back: go on with the guess under way
+            level -= 1
+            spents[level] += value
+            nexts[level] += 1
+            if spents[level] + rests[level] >= limits[level]:
+                nexts[level] = -1  # this guess cannot beat the best: the next guess
+        if entering:  # settled at once: back to the parent
+            if level == 0:
+                return value
+            entering = False
+            continue
+        # choose work at `level`: the next group of the guess under way, or the next guess
+        here = sets[level]
+        n = here.shape[0]
+        pushed = False
+        while not pushed:
+            if nexts[level] < 0:  # a new guess: the least bound left, the lower code first among equals
+                scores = bounds[level]
+                if scores.shape[0] == 0:
+                    break
+                p = np.argmin(scores)
+                if scores[p] >= limits[level]:
+                    break
+                scores[p] = INF + 1  # tried
+                g = cands[level][p]
+                stats[2] += 1
+                row = matrix[g]
+                counts.fill(0)
+                for k in range(n):
+                    counts[row[here[k]]] += 1
+                start = np.zeros(n_answers + 1, dtype=np.int64)
+                rest = 0
+                for a in range(n_answers):
+                    start[a + 1] = start[a] + counts[a]
+                    sizes[a] = counts[a] if a != perfect else 0
+                    rest += lb[sizes[a]]
+                fill = start[:-1].copy()
+                split = np.empty(n, dtype=np.int64)
+                for k in range(n):
+                    a = row[here[k]]
+                    split[fill[a]] = here[k]
+                    fill[a] += 1
+                grouped[level] = split
+                starts[level] = start
+                order[level] = np.argsort(sizes, kind="mergesort")  # the smallest groups first
+                guesses[level] = g
+                spents[level] = n
+                rests[level] = rest
+                nexts[level] = 0
+            # the next non-empty group of the guess under way
+            groups = order[level]
+            i = nexts[level]
+            start = starts[level]
+            while i < n_answers and (groups[i] == perfect or start[groups[i] + 1] == start[groups[i]]):
+                i += 1
+            nexts[level] = i
+            if i == n_answers:  # every group solved: the best guess so far
+                bests[level] = spents[level]
+                choices[level] = guesses[level]
+                limits[level] = spents[level]
+                nexts[level] = -1
+                continue
+            a = groups[i]
+            c = start[a + 1] - start[a]
+            rests[level] -= lb[c]
+            hist[hlen + level] = guesses[level]
+            sets[level + 1] = grouped[level][start[a]:start[a + 1]]
+            depths[level + 1] = depths[level] - 1
+            betas[level + 1] = limits[level] - spents[level] - rests[level]
+            pushed = True
+        if pushed:
+            level += 1
+            entering = True
+            continue
+        # no guess left at `level`: its value
+        hist[hlen + level] = -1
+        key = (keys[level, 0], keys[level, 1], keys[level, 2])
+        if bests[level] < betas[level]:
+            value = bests[level]
+            memo[key] = (value << _SHIFT) | ((choices[level] + 1) << 1) | 1
+        else:
+            value = betas[level]
+            if knowns[level] < 0 or (knowns[level] >> _SHIFT) < value:
+                memo[key] = value << _SHIFT
+        if level == 0:
+            return value
+
+
+@njit(cache=True)
+def _array(items) -> np.ndarray:
+    out = np.empty(len(items), dtype=np.int64)
+    for i in range(len(items)):
+        out[i] = items[i]
+    return out
+
+
+@njit(cache=True)
+def _fresh(hist, hlen, depth):
+    """A search's own memo, candidate lists, counts and history."""
+    memo = Dict.empty(key_type=_KEY, value_type=types.int64)
+    lists = Dict.empty(key_type=types.int64, value_type=types.int64[::1])
+    stats = np.zeros(6, dtype=np.int64)
+    work = np.full(hlen + depth + 2, -1, dtype=np.int64)
+    work[:hlen] = hist[:hlen]
+    return memo, lists, stats, work
+
+
+@njit(cache=True)
+def ranked(subset, depth, hist, hlen, tables, rules) -> tuple[np.ndarray, np.ndarray]:
+    """The guesses worth trying on ``subset`` in the order the search tries them (least lower bound
+    first, the lower code among equals), and their bounds."""
+    matrix, codes, perms, lb, mindepth = tables
+    lists = Dict.empty(key_type=types.int64, value_type=types.int64[::1])
+    candidates = _candidates(codes, perms, hist, hlen, subset, rules[2], rules[3], rules[5], lists)
+    counts = np.zeros((codes.shape[0], rules[0]), dtype=np.uint16)
+    scores = _bounds(matrix, subset, candidates, lb, mindepth, depth, rules[1], counts)
+    order = np.argsort(scores, kind="mergesort")
+    return candidates[order], scores[order]
+
+
+@njit(cache=True, nogil=True)
+def guess_cost(subset, guess, limit, depth, hist, hlen, tables, rules):
+    """What opening ``subset`` with ``guess`` costs at best when below ``limit`` (else a bound
+    ``>= limit``), the search's counts, and its memo and lists (to lay the strategy out from).
+    Runs without the GIL, with a memo of its own."""
+    memo, lists, stats, work = _fresh(hist, hlen, depth)
+    total = search(subset, depth, limit, work, hlen, tables, rules, memo, lists, stats,
+                   np.full(1, guess, dtype=np.int64))
+    stats[5] = len(memo)
+    return total, stats, memo, lists
+
+
+@njit(cache=True, nogil=True)
+def solve_set(subset, depth, hist, hlen, tables, rules):
+    """Search ``subset`` and lay its optimal strategy out as a tree (see :func:`layout`).  Runs
+    without the GIL."""
+    memo, lists, stats, work = _fresh(hist, hlen, depth)
+    total = search(subset, depth, INF, work, hlen, tables, rules, memo, lists, stats, np.empty(0, dtype=np.int64))
+    return layout(subset, total, depth, hist, hlen, tables, rules, memo, lists, stats)
+
+
+@njit(cache=True, nogil=True)
+def layout(subset, total, depth, hist, hlen, tables, rules, memo, lists, stats):
+    """The strategy a search of ``subset`` left in ``memo`` as a tree, nodes in depth-first order:
+    ``(total, parent[k], answer[k] (to the parent's guess), guess[k], size[k], stats)``; the root
+    is node 0 (parent -1).  ``total >= INF``: no strategy within ``depth``.  A set the memo holds
+    only a bound for is searched again."""
+    matrix = tables[0]
+    perfect = rules[1]
+    limited = rules[4]
+    none = np.empty(0, dtype=np.int64)
+    work = np.full(hlen + depth + 2, -1, dtype=np.int64)
+    work[:hlen] = hist[:hlen]
+    parents, answers = List.empty_list(types.int64), List.empty_list(types.int64)
+    guesses, sizes = List.empty_list(types.int64), List.empty_list(types.int64)
+    if total >= INF:
+        stats[5] = len(memo)
+        return total, _array(parents), _array(answers), _array(guesses), _array(sizes), stats
+    sets = List([subset])
+    paths = List([work[:hlen].copy()])
+    meta = List([(-1, -1, depth)])
+    while len(sets):
+        here, path, (parent, answer, left) = sets.pop(), paths.pop(), meta.pop()
+        node = len(guesses)
+        n = here.shape[0]
+        if n <= 2:
+            g = here[0]
+        else:
+            known = memo.get(_hash(here, left if limited else 0), -1)
+            if known < 0 or not known & 1:  # solved within a bound only: solve it again
+                work[: path.shape[0]] = path
+                search(here, left, INF, work, path.shape[0], tables, rules, memo, lists, stats, none)
+                known = memo[_hash(here, left if limited else 0)]
+            g = ((known >> 1) & ((1 << (_SHIFT - 1)) - 1)) - 1
+        parents.append(parent)
+        answers.append(answer)
+        guesses.append(g)
+        sizes.append(n)
+        row = matrix[g][here]
+        deeper = np.empty(path.shape[0] + 1, dtype=np.int64)
+        deeper[:-1] = path
+        deeper[-1] = g
+        for a in range(rules[0] - 1, -1, -1):  # pushed in reverse: popped in answer order
+            if a == perfect:
+                continue
+            part = here[row == a]
+            if part.shape[0]:
+                sets.append(part)
+                paths.append(deeper)
+                meta.append((node, a, left - 1))
+    stats[5] = len(memo)
+    return total, _array(parents), _array(answers), _array(guesses), _array(sizes), stats
+
+
+STAT_NAMES = ("sets searched", "memo hits", "guesses tried", "sets solved at once", "pairs scored", "memo size")
+
+
+def tables(game: CodeGame, matrix: np.ndarray) -> tuple:
+    """The search's constant arrays for ``game`` with its answer matrix."""
+    codes = np.ascontiguousarray(game.space.astype(np.int64))
+    perms = np.array(list(itertools.permutations(range(game.pegs))), dtype=np.int64)
+    branches = game.pegs * (game.pegs + 3) // 2 - 1  # answers other than the exact match
+    lb, mindepth = lower_bounds(game.size, branches)
+    return np.ascontiguousarray(matrix), codes, perms, lb, mindepth
+
+
+def dense_answers(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The answer matrix renumbered ``0..k-1`` in the order of the answers that occur (14 of 25 for
+    four pegs: smaller count tables in the search), and those answers' codes."""
+    ids = np.nonzero(np.bincount(matrix.ravel(), minlength=1))[0]
+    lookup = np.zeros(int(ids[-1]) + 1, dtype=np.uint8)
+    lookup[ids] = np.arange(len(ids), dtype=np.uint8)
+    return lookup[matrix], ids

@@ -1,0 +1,788 @@
+"""The level-by-level counting search: word tuples of any length whose packed features sum to a target.
+
+:class:`~hbs.strategies.phrases.packing.TupleSearch` lists one side's word tuples (up to two words a side):
+for five to eight words those lists would hold billions of rows.  Here each side of the phrase is
+*counted* slot by slot instead.  Level ``k`` of a side holds the distinct packed sums of its first
+``k`` slots that can still reach the target, with how many word tuples give each sum; a sum can
+still reach it when every field lies between ``target - (the most the other slots can add)`` and
+``target - (the least they can add)``.  The two sides meet on the target:
+``count = sum over a of count_left(a) * count_right(target - a)``.
+
+A tuple is drawn by walking down the levels from a meeting pair: at each level a (sum one level
+down, distinct word row of the slot) is chosen in proportion to the tuples behind it, then one word
+of that row.  Listing walks every branch.  Counts are ``float64``: exact below ``2**53`` (every count
+this module lists or samples without replacement), weights beyond.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+from numba import njit
+
+from hbs.strategies.phrases.packing import (FIELDS_PER_WORD, GUARD, _NOT_GUARD, _Distinct, _grown, _hash, _lookup, _residual, build_filter,
+                      build_table, filter_bit, filter_has, pack)
+
+#: Below this many tuples (times the draw) a sample is drawn without replacement from the full list.
+LIST_FACTOR = 8
+#: Steps (sums of the smaller side times middle sums) of an exact count; beyond, it is estimated.
+WORK_BUDGET = 1e7
+#: Draws of the estimate: first, at most, and the hits that are enough.
+DRAWS, MAX_DRAWS, ENOUGH_HITS = 1 << 16, 1 << 21, 4000
+#: When no draw fits and the exact count would take over this many times the budget, the search
+#: is ``loose`` (see :meth:`LevelSearch.sample`) instead.
+LOOSE_ABOVE = 3
+#: Slots a side holds at most (its last level's sums, counted, can number millions); the middle
+#: takes the rest.
+SIDE_SLOTS = 2
+#: A middle slot beyond the first ``SIDE_SLOTS`` is counted into a level only while that takes at
+#: most this many steps (sums below times the slot's rows); otherwise it is *deferred*: drawn
+#: alone, and the count estimated (seven words: the third level grew to 27 million sums, 49 s).
+LEVEL_BUDGET = 4e6
+#: A side's levels that took over this many steps to build (4 to 8 s at 190-380 ns a step before
+#: the bucketed levels below; since, 40 ns a step where sums repeat, up to 300 where nearly all are
+#: distinct) are where a guess's time goes: an estimated count's probe then sorts out that side's
+#: widest slot (see ``LevelSearch.focus``).
+FOCUS_STEPS = 2e7
+#: A side's level that would take over this many steps is not built: its slot is deferred (drawn
+#: alone, the count estimated) and the probes sort that slot out (see ``LevelSearch.focus``).
+#: So is one whose level would hold over ``SIDE_SUMS`` sums (see ``_by_buckets``; about 60 bytes a
+#: sum at its peak).  Four words of 100,000: a pair level of two slots of 19,000 rows took 374
+#: million steps to build, 243 million distinct sums, 143 s and 16 GB; 90 million steps, 52
+#: million sums, 30 s.
+SIDE_STEPS, SIDE_SUMS = 1e8, 1.6e7
+
+
+#: A level's sums are aggregated a *bucket* at a time: the sums that agree in a few chosen fields
+#: (:func:`_bucket_fields`), each bucket in a small hash table that stays in cache (one table for
+#: the whole level: 190-380 ns a step, most of it cache and TLB misses; by buckets, 38 ns).  At most
+#: this many buckets (the chosen fields' value combinations), and about this many steps a bucket.
+MAX_BUCKETS, BUCKET_STEPS = 1 << 11, 1 << 16
+
+
+@njit(cache=True, inline="always")
+def _field(key: np.ndarray, f: int) -> int:
+    return np.int64((key[f // FIELDS_PER_WORD] >> np.uint64(8 * (f % FIELDS_PER_WORD))) & np.uint64(0xFF))
+
+
+@njit(cache=True)
+def _ranges(keys: np.ndarray, rows: np.ndarray, n_fields: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each field's least and most value over ``keys[rows]``."""
+    least = np.full(n_fields, 255, dtype=np.int64)
+    most = np.zeros(n_fields, dtype=np.int64)
+    for r in rows:
+        for f in range(n_fields):
+            value = _field(keys[r], f)
+            least[f] = min(least[f], value)
+            most[f] = max(most[f], value)
+    return least, most
+
+
+@njit(cache=True)
+def _bucket_fields(p_least: np.ndarray, p_most: np.ndarray, d_least: np.ndarray, d_most: np.ndarray,
+                   high: np.ndarray, low: np.ndarray, steps: float, bucket_steps: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """The fields that name a sum's bucket, widest range of sums first, until the buckets are about
+    ``steps / bucket_steps`` or ``MAX_BUCKETS`` (each field's place value in the bucket number, the
+    number of buckets): a field's digit is ``sum - p_least - d_least``, below its radix, so the
+    bucket of ``p + d`` is the bucket number of ``p`` plus that of ``d``."""
+    n_fields = p_least.shape[0]
+    width = np.minimum(high, p_most + d_most) - np.maximum(low, p_least + d_least) + 1
+    chosen = np.zeros(0, dtype=np.int64)
+    place = np.zeros(0, dtype=np.int64)
+    buckets, spread = 1, 1.0
+    for f in np.argsort(-width, kind="mergesort"):
+        if width[f] <= 1 or spread * bucket_steps >= steps:
+            break
+        radix = p_most[f] - p_least[f] + d_most[f] - d_least[f] + 1
+        if buckets * radix <= MAX_BUCKETS:
+            chosen = np.append(chosen, f)
+            place = np.append(place, buckets)
+            buckets *= radix
+            spread *= width[f]
+    return chosen, place, buckets
+
+
+@njit(cache=True)
+def _grouped(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, chosen: np.ndarray, place: np.ndarray,
+             buckets: int) -> tuple[np.ndarray, np.ndarray]:
+    """``rows`` by bucket number (stable): ``order[first[v] : first[v + 1]]`` are those of bucket ``v``."""
+    number = np.zeros(rows.shape[0], dtype=np.int64)
+    for i in range(rows.shape[0]):
+        for c in range(chosen.shape[0]):
+            number[i] += (_field(keys[rows[i]], chosen[c]) - least[chosen[c]]) * place[c]
+    first = np.zeros(buckets + 1, dtype=np.int64)
+    for v in number:
+        first[v + 1] += 1
+    first = np.cumsum(first)
+    return rows[np.argsort(number, kind="mergesort")], first
+
+
+@njit(cache=True, nogil=True)
+def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarray, d_first: np.ndarray,
+            prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
+            high: np.ndarray, low: np.ndarray, t_keys: np.ndarray, t_counts: np.ndarray, t_first: np.ndarray,
+            used: np.ndarray) -> int:
+    """The sums of bucket ``v`` (``d_keys``, ``d_sizes`` in ``d_order``) into the empty table
+    (``t_first`` -1 where free; each sum's first step ``p * len(d_keys) + d`` kept, for the order);
+    returns how many distinct sums, stopping once the table is over half full.  (A kernel of its
+    own that never replaces an array, with rows copied element by element: an array variable that
+    may be replaced inside the loop, or a row assigned whole, cost reference count updates (atomic)
+    at every step, a third to two thirds of the time, ``perf`` showed.)"""
+    words, nd = high.shape[0], d_keys.shape[0]
+    mask = np.uint64(t_first.shape[0] - 1)
+    s = np.empty(words, dtype=np.uint64)
+    m = 0
+    for a in range(min(v + 1, p_first.shape[0] - 1)):
+        b = v - a
+        if p_first[a + 1] == p_first[a] or b >= d_first.shape[0] - 1:
+            continue
+        for i in range(p_first[a], p_first[a + 1]):
+            p = p_order[i]
+            for j in range(d_first[b], d_first[b + 1]):
+                outside = np.uint64(0)
+                for k in range(words):
+                    s[k] = prev_keys[p, k] + d_keys[j, k]
+                    outside |= ~((high[k] | GUARD) - s[k]) | ~((s[k] | GUARD) - low[k])
+                if outside & GUARD:
+                    continue
+                slot = _hash(s) & mask
+                while t_first[slot] >= 0:
+                    differ = np.uint64(0)
+                    for k in range(words):
+                        differ |= t_keys[slot, k] ^ s[k]
+                    if differ == 0:
+                        break
+                    slot = (slot + np.uint64(1)) & mask
+                weight = prev_counts[p] * d_sizes[j]
+                step = p * nd + d_order[j]
+                if t_first[slot] >= 0:
+                    t_counts[slot] += weight
+                    t_first[slot] = min(t_first[slot], step)
+                    continue
+                for k in range(words):
+                    t_keys[slot, k] = s[k]
+                t_counts[slot] = weight
+                t_first[slot] = step
+                used[m] = slot
+                m += 1
+                if 2 * m > t_first.shape[0]:
+                    return m
+    return m
+
+
+def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
+            high: np.ndarray, low: np.ndarray, bucket_steps: float = BUCKET_STEPS,
+            max_sums: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The next level: distinct sums ``p + d`` (a sum of the level below, a distinct row of the slot)
+    with ``low <= sum <= high`` in every field, and the tuples behind each
+    (``sum of prev_counts[p] * d_sizes[d]``), in the order of their first ``(p, d)``.  Returns keys,
+    counts and their hash table, or None as soon as the level holds, or is on course to hold, over
+    ``max_sums`` sums (see ``_by_buckets``).  (``bucket_steps``: see ``BUCKET_STEPS``.)"""
+    keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
+    if not whole:
+        return None
+    # numpy's sort and take (vectorized): 1.1 and 0.2 s on 9 million sums, numba's argsort and a gather 2.9 and 0.7;
+    # each array let go as soon as it is used (the largest level, 36 million sums, grew the process by 3 GB)
+    order = np.argsort(firsts)
+    del firsts
+    keys = np.take(keys, order, axis=0)
+    counts = np.take(counts, order)
+    del order
+    return keys, counts, build_table(keys)
+
+
+@njit(cache=True, nogil=True)
+def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
+                high: np.ndarray, low: np.ndarray, bucket_steps: float,
+                max_sums: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """:func:`combine`'s sums, counts and first steps (``p * len(d_keys) + d``), bucket by bucket,
+    and whether they are all there: it stops once over ``max_sums`` sums, or once a tenth of the
+    steps is done and the sums so far, scaled to all the steps, are over ``max_sums``."""
+    words = high.shape[0]
+    n_fields = FIELDS_PER_WORD * words
+    room = np.empty(words, dtype=np.uint64)
+    live = np.zeros(prev_keys.shape[0], dtype=np.bool_)
+    for p in range(prev_keys.shape[0]):
+        live[p] = _residual(high, prev_keys[p], room)
+    p_rows = np.flatnonzero(live)
+    d_rows = np.arange(d_keys.shape[0])
+    p_least, p_most = _ranges(prev_keys, p_rows, n_fields)
+    d_least, d_most = _ranges(d_keys, d_rows, n_fields)
+    field_high, field_low = np.empty(n_fields, dtype=np.int64), np.empty(n_fields, dtype=np.int64)
+    for f in range(n_fields):
+        field_high[f], field_low[f] = _field(high, f), _field(low, f)
+    chosen, place, buckets = _bucket_fields(p_least, p_most, d_least, d_most, field_high, field_low,
+                                            float(p_rows.shape[0]) * d_keys.shape[0], bucket_steps)
+    p_order, p_first = _grouped(prev_keys, p_rows, p_least, chosen, place, buckets)
+    d_order, d_first = _grouped(d_keys, d_rows, d_least, chosen, place, buckets)
+    d_grouped, sizes_grouped = d_keys[d_order], d_sizes[d_order]
+    size = 1024
+    t_keys = np.empty((size, words), dtype=np.uint64)
+    t_counts = np.zeros(size, dtype=np.float64)
+    t_first = np.full(size, -1, dtype=np.int64)
+    used = np.empty(size, dtype=np.int64)
+    keys = np.empty((1024, words), dtype=np.uint64)
+    counts = np.zeros(1024, dtype=np.float64)
+    firsts = np.empty(1024, dtype=np.int64)
+    n, done, total = 0, 0.0, float(p_rows.shape[0]) * d_keys.shape[0]
+    for v in range(buckets):
+        if n > max_sums or (10 * done >= total and n * total > max_sums * done):
+            return keys[:0], counts[:0], firsts[:0], False
+        for a in range(min(v + 1, p_first.shape[0] - 1)):  # the bucket's steps
+            if v - a < d_first.shape[0] - 1:
+                done += float(p_first[a + 1] - p_first[a]) * (d_first[v - a + 1] - d_first[v - a])
+        outside = False  # is a field of the bucket's own outside the bounds?
+        for c in range(chosen.shape[0]):
+            f = chosen[c]
+            value = (v // place[c]) % (p_most[f] - p_least[f] + d_most[f] - d_least[f] + 1) + p_least[f] + d_least[f]
+            outside |= value < field_low[f] or value > field_high[f]
+        if outside:
+            continue
+        while True:
+            m = _bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped, sizes_grouped,
+                        high, low, t_keys, t_counts, t_first, used)
+            if 2 * m <= size:
+                break
+            t_first[used[:m]] = -1  # the table filled up: twice the room, and the bucket again
+            size *= 2
+            t_keys = np.empty((size, words), dtype=np.uint64)
+            t_counts = np.zeros(size, dtype=np.float64)
+            t_first = np.full(size, -1, dtype=np.int64)
+            used = np.empty(size, dtype=np.int64)
+        while n + m > keys.shape[0]:  # one at a time: less memory at once
+            keys = _grown(keys, n)
+            counts = _grown(counts, n)
+            firsts = _grown(firsts, n)
+        for u in range(m):
+            slot = used[u]
+            keys[n] = t_keys[slot]
+            counts[n] = t_counts[slot]
+            firsts[n] = t_first[slot]
+            t_first[slot] = -1
+            n += 1
+    return keys[:n], counts[:n], firsts[:n], n <= max_sums
+
+
+@njit(cache=True, nogil=True)
+def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
+         target: np.ndarray, max_meetings: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
+    and True; or, as soon as there are over ``max_meetings``, none and False."""
+    ai = np.empty(1024, dtype=np.int64)
+    di = np.empty(1024, dtype=np.int64)
+    bi = np.empty(1024, dtype=np.int64)
+    r1 = np.empty(target.shape[0], dtype=np.uint64)
+    r2 = np.empty(target.shape[0], dtype=np.uint64)
+    n = 0
+    for a in range(a_keys.shape[0]):
+        if not _residual(target, a_keys[a], r1):
+            continue
+        while n + d_keys.shape[0] > ai.shape[0]:  # room for this row's meetings (not in the loop: see _bucket)
+            ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
+        for d in range(d_keys.shape[0]):
+            if _residual(r1, d_keys[d], r2):
+                g = _lookup(b_table, b_keys, r2)
+                if g >= 0:
+                    ai[n] = a
+                    di[n] = d
+                    bi[n] = g
+                    n += 1
+        if n > max_meetings:
+            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
+    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True
+
+
+@njit(cache=True, nogil=True)
+def descend(states: np.ndarray, u: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_counts: np.ndarray,
+            prev_table: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One step down for each drawn sum ``keys[states[i]]``: the (sum below, slot row) chosen with
+    probability proportional to the tuples behind it, by the uniform number ``u[i]``."""
+    parents = np.empty(states.shape[0], dtype=np.int64)
+    rows = np.empty(states.shape[0], dtype=np.int64)
+    r = np.empty(keys.shape[1], dtype=np.uint64)
+    for i in range(states.shape[0]):
+        key = keys[states[i]]
+        total = 0.0
+        for d in range(d_keys.shape[0]):
+            if _residual(key, d_keys[d], r):
+                p = _lookup(prev_table, prev_keys, r)
+                if p >= 0:
+                    total += prev_counts[p] * d_sizes[d]
+        pick = u[i] * total
+        acc = 0.0
+        for d in range(d_keys.shape[0]):
+            if _residual(key, d_keys[d], r):
+                p = _lookup(prev_table, prev_keys, r)
+                if p >= 0:
+                    acc += prev_counts[p] * d_sizes[d]
+                    parents[i] = p
+                    rows[i] = d
+                    if acc > pick:
+                        break
+    return parents, rows
+
+
+@njit(cache=True, nogil=True)
+def branches(states: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_table: np.ndarray,
+             d_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every step down from each sum ``keys[states[i]]``: (i, sum below, slot row), in order."""
+    cap = max(16, 2 * states.shape[0])
+    src = np.empty(cap, dtype=np.int64)
+    parents = np.empty(cap, dtype=np.int64)
+    rows = np.empty(cap, dtype=np.int64)
+    r = np.empty(keys.shape[1], dtype=np.uint64)
+    n = 0
+    for i in range(states.shape[0]):
+        key = keys[states[i]]
+        while n + d_keys.shape[0] > src.shape[0]:  # room for this sum's steps (not in the loop: see _bucket)
+            src, parents, rows = _grown(src, n), _grown(parents, n), _grown(rows, n)
+        for d in range(d_keys.shape[0]):
+            if _residual(key, d_keys[d], r):
+                p = _lookup(prev_table, prev_keys, r)
+                if p >= 0:
+                    src[n] = i
+                    parents[n] = p
+                    rows[n] = d
+                    n += 1
+    return src[:n].copy(), parents[:n].copy(), rows[:n].copy()
+
+
+def _narrowed(distinct: list[_Distinct], goal: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Drop the distinct rows of each slot that no tuple can use (a field above the target less the
+    least the other slots add, or below the target less the most they add), until none drops.
+    Returns each slot's least and most field values (``int64[n, F]`` twice), or None when a slot empties."""
+    fields = [_fields(d.keys) for d in distinct]
+    while True:
+        if any(len(f) == 0 for f in fields):
+            return None
+        mins = np.array([f.min(axis=0) for f in fields])
+        maxs = np.array([f.max(axis=0) for f in fields])
+        dropped = False
+        for j, (d, f) in enumerate(zip(distinct, fields)):
+            high = goal - (mins.sum(axis=0) - mins[j])
+            low = goal - (maxs.sum(axis=0) - maxs[j])
+            keep = ((f <= high) & (f >= low)).all(axis=1)
+            if not keep.all():
+                d.keys, d.sizes, d.starts = d.keys[keep], d.sizes[keep], d.starts[keep]
+                fields[j] = f[keep]
+                dropped = True
+        if not dropped:
+            return mins, maxs
+
+
+#: Draws :func:`complete` takes a phase at a time.
+CHUNK = 64
+
+
+@njit(cache=True, nogil=True)
+def complete(a_keys: np.ndarray, a: np.ndarray, d_keys: np.ndarray, m: np.ndarray, e_keys: np.ndarray,
+             e: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray, b_filter: np.ndarray,
+             target: np.ndarray) -> np.ndarray:
+    """For each draw ``i``: the row of ``b_keys`` equal to ``target - a_keys[a[i]] - d_keys[m[i]]``
+    less ``e_keys[e[i, c]]`` for each column ``c`` of ``e`` (rows of deferred slots), or -1
+    (``b_filter``: the :func:`~hbs.strategies.phrases.packing.build_filter` of ``b_keys``).
+
+    ``CHUNK`` draws a phase at a time: their middle rows gathered, then their residuals and filter
+    bits, then the bits tested, then the table probed.  Each phase's loads are independent of each
+    other and the processor overlaps them; draw by draw, every one waited on the one before (2.4
+    times the time, eight words; most draws fit all but the right side, and the filter turns them away).
+    A field that goes below zero clears its guard bit and stays within its byte, so the residual
+    is taken whole and checked once."""
+    n, words = a.shape[0], target.shape[0]
+    out = np.full(n, -1, dtype=np.int64)
+    mid = np.empty((CHUNK, words), dtype=np.uint64)
+    rest = np.empty((CHUNK, words), dtype=np.uint64)
+    bits = np.empty(CHUNK, dtype=np.uint64)
+    fits = np.empty(CHUNK, dtype=np.bool_)
+    for start in range(0, n, CHUNK):
+        size = min(n - start, CHUNK)
+        for j in range(size):
+            for k in range(words):
+                mid[j, k] = d_keys[m[start + j], k]
+        for j in range(size):
+            i = start + j
+            below = np.uint64(0)  # a field's guard bit cleared at some step
+            for k in range(words):
+                v = (target[k] | GUARD) - a_keys[a[i], k]
+                below |= ~v
+                v = ((v & _NOT_GUARD) | GUARD) - mid[j, k]
+                below |= ~v
+                for c in range(e.shape[1]):
+                    v = ((v & _NOT_GUARD) | GUARD) - e_keys[e[i, c], k]
+                    below |= ~v
+                rest[j, k] = v & _NOT_GUARD
+            fits[j] = not (below & GUARD)
+            bits[j] = filter_bit(b_filter, rest[j])
+        for j in range(size):
+            fits[j] = fits[j] and filter_has(b_filter, bits[j])
+        for j in range(size):
+            if fits[j]:
+                out[start + j] = _lookup(b_table, b_keys, rest[j])
+    return out
+
+
+#: Sums a guide table's bucket holds on average (see :func:`guide`).
+GUIDE_SPAN = 4
+
+
+@njit(cache=True, nogil=True)
+def guide(cum: np.ndarray) -> np.ndarray:
+    """A guide table of the nondecreasing ``cum`` (``cum[-1] > 0``) for :func:`positions`: entry
+    ``k`` is how many of ``cum`` are at most ``k / buckets`` of ``cum[-1]``, for about
+    ``len(cum) / GUIDE_SPAN`` buckets (the last entry: ``len(cum)``)."""
+    n = cum.shape[0]
+    buckets = max(1, n // GUIDE_SPAN)
+    out = np.empty(buckets + 2, dtype=np.int64)
+    width = cum[n - 1] / buckets
+    i = 0
+    for k in range(buckets + 1):
+        v = k * width
+        while i < n and cum[i] <= v:
+            i += 1
+        out[k] = i
+    out[buckets + 1] = n
+    return out
+
+
+@njit(cache=True, nogil=True)
+def positions(cum: np.ndarray, table: np.ndarray, u: np.ndarray, scale: float) -> np.ndarray:
+    """``np.searchsorted(cum, u * scale, side="right")``, the same positions, by way of the
+    :func:`guide` ``table``: each search starts in its needle's bucket, a few sums wide, rather
+    than over all of ``cum`` (numpy's binary search over millions of sums in random order took
+    150-220 ns a needle, most of an estimate's time; over 533 sums still 68 ns, its branches
+    mispredicted)."""
+    n = cum.shape[0]
+    buckets = table.shape[0] - 2
+    step = buckets / cum[n - 1]
+    out = np.empty(u.shape[0], dtype=np.int64)
+    for j in range(u.shape[0]):
+        x = u[j] * scale
+        k = min(max(int(x * step), 0), buckets)
+        lo, hi = table[k], table[k + 1]
+        while lo > 0 and cum[lo - 1] > x:  # (rounding put x in a bucket too high or too low)
+            lo -= 1
+        while hi < n and cum[hi] <= x:
+            hi += 1
+        while lo < hi:  # the first of cum[lo:hi + 1] above x: cum[lo - 1] <= x < cum[hi]
+            mid = (lo + hi) >> 1
+            if cum[mid] <= x:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[j] = lo
+    return out
+
+
+def _fields(packed: np.ndarray) -> np.ndarray:
+    """``int64[W, 8K]``: the fields of packed rows."""
+    out = np.empty((packed.shape[0], FIELDS_PER_WORD * packed.shape[1]), dtype=np.int64)
+    for f in range(out.shape[1]):
+        word, shift = divmod(f, FIELDS_PER_WORD)
+        out[:, f] = ((packed[:, word] >> np.uint64(8 * shift)) & np.uint64(0xFF)).astype(np.int64)
+    return out
+
+
+class _Side:
+    """One side's levels: ``keys[k]``, ``counts[k]``, ``tables[k]`` after its first ``k`` slots
+    (``first``: the first slot's distinct row behind each sum of level 1; ``steps``: what building
+    the levels past the first took, sums below times the slot's rows)."""
+
+    def __init__(self, words: int):
+        self.slots: list[int] = []
+        self.keys = [np.zeros((1, words), dtype=np.uint64)]
+        self.counts = [np.ones(1)]
+        self.tables = [build_table(self.keys[0])]
+        self.first = np.zeros(0, dtype=np.int64)
+        self.steps = 0
+        self.deferred: list[int] = []  # slots whose level would take over SIDE_STEPS steps or SIDE_SUMS sums
+
+    def add(self, slot: int, d: _Distinct, high: np.ndarray, low: np.ndarray, max_sums: float = np.inf) -> bool:
+        """The next level: the sums so far with one more slot's rows, every field within
+        ``low``..``high`` (``int64[F]``); False (and no level) where it would hold over ``max_sums``."""
+        if not self.slots:  # the slot's own rows within the bounds, in their order
+            f = _fields(d.keys)
+            self.first = np.flatnonzero(((f <= high) & (f >= low)).all(axis=1))
+            keys, counts = d.keys[self.first], d.sizes[self.first].astype(np.float64)
+            table = build_table(keys)
+        else:
+            level = combine(self.keys[-1], self.counts[-1], d.keys, d.sizes.astype(np.float64),
+                            _packed(high), _packed(low), max_sums=max_sums)
+            if level is None:
+                return False
+            self.steps += len(self.keys[-1]) * len(d.keys)
+            keys, counts, table = level
+        self.slots.append(slot)
+        self.keys.append(keys)
+        self.counts.append(counts)
+        self.tables.append(table)
+        return True
+
+    def walk(self, states: np.ndarray, distinct: list[_Distinct], u: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of the side's slots for each top-level sum in ``states``: one drawn path each (with
+        ``u``, ``float[len(states), levels]``) or every path (without; then also which state each
+        path came from).  Returns ``(int64[P, levels] distinct rows, int64[P] source)``."""
+        levels = len(self.slots)
+        source = np.arange(len(states), dtype=np.int64)
+        rows = np.zeros((len(states), levels), dtype=np.int64)
+        for k in range(levels, 1, -1):
+            d = distinct[self.slots[k - 1]]
+            if u is not None:
+                states, rows[:, k - 1] = descend(states, u[:, k - 1], self.keys[k], self.keys[k - 1],
+                                                 self.counts[k - 1], self.tables[k - 1], d.keys, d.sizes.astype(np.float64))
+            else:
+                src, states, row = branches(states, self.keys[k], self.keys[k - 1], self.tables[k - 1], d.keys)
+                rows, source = rows[src], source[src]
+                rows[:, k - 1] = row
+        if levels:
+            rows[:, 0] = self.first[states]
+        return rows, source
+
+
+def _packed(fields: np.ndarray) -> np.ndarray:
+    return pack(np.clip(fields, 0, 255)[None].astype(np.uint8))[0]
+
+
+class LevelSearch:
+    """All word tuples whose packed features sum to ``target``: count, sample, list (any number of slots).
+
+    Same interface as :class:`~hbs.strategies.phrases.packing.TupleSearch`: ``slots`` is a list of packed
+    feature arrays, one per word slot (``uint64[W_j, K]``).  The slots with fewest distinct rows form
+    the *middle* (one slot, or all but ``2 * SIDE_SLOTS`` for longer phrases); the others are split
+    into a left and a right side.  All three are counted level by level.  A tuple is a *meeting*
+    (left sum, middle sum, right sum) plus a path down each.
+
+    Every meeting is found (``exact``) by trying each middle sum with each sum of the smaller side,
+    unless that takes more than ``budget`` steps (default ``WORK_BUDGET``; the middle of a game of five words or more, where
+    every word is still possible and the sums hardly repeat).  Then the count is estimated and tuples
+    drawn by importance: (small-side sum, middle sum) pairs are drawn in proportion to the tuples
+    behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
+    that weight.  An estimated search cannot list its tuples.  So is one where a slot was *deferred*
+    (drawn alone in the estimate rather than counted into a level): a middle slot past the second
+    (``LEVEL_BUDGET``) or a side's second slot (``SIDE_STEPS``, ``SIDE_SUMS``).  The count is also
+    estimated where the exact meetings would number over ``max_meetings`` (32 bytes each, held with
+    the search: eight words of 2,048 held 2.5 million a search, 24 searches a guess, 3 GB).
+    """
+
+    def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
+                 lengths: np.ndarray | None = None, budget: float | None = None, salt: int = 0,
+                 max_meetings: float = np.inf):
+        self.slot_words, self.lengths = slot_words, lengths
+        self.n = len(slots)
+        self.exact = True
+        self.loose = False  # estimated with no fitting draw: samples are loose (see sample)
+        self.draws = 0  # the estimate's draws, all rounds
+        self._distinct = [_Distinct(s) for s in slots]
+        self._count = 0.0
+        self._meetings = tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
+        self._weights = np.zeros(0)
+        #: middle slots drawn alone rather than counted into a level (see LEVEL_BUDGET), and their
+        #: distinct rows behind each meeting (``int64[meetings, deferred]``)
+        self._deferred: list[int] = []
+        self._deferred_rows = np.zeros((0, 0), dtype=np.int64)
+        order = sorted(range(self.n), key=lambda j: (len(self._distinct[j].keys), j))
+        #: the slots of the middle: those with fewest distinct rows, one, or all but four
+        self.middle = order[: max(1, self.n - 2 * SIDE_SLOTS)]
+        goal = _fields(target[None, :])[0]
+        bounds = _narrowed(self._distinct, goal)
+        if bounds is None:
+            return
+        mins, maxs = bounds
+        others = order[len(self.middle) :][::-1]  # most rows first
+        self._left, self._mid, self._right = (_Side(len(target)) for _ in range(3))
+        plan = [(self._mid, j) for j in self.middle]
+        plan += [(self._left, j) for j in others[: (len(others) + 1) // 2]]
+        plan += [(self._right, j) for j in others[(len(others) + 1) // 2 :]]
+        for side, j in plan:
+            steps = len(side.keys[-1]) * len(self._distinct[j].keys) if side.slots else 0
+            if side is self._mid and (self._deferred or (len(side.slots) >= SIDE_SLOTS and steps > LEVEL_BUDGET)):
+                self._deferred.append(j)
+                continue
+            rest = [i for i in range(self.n) if i not in side.slots + [j]]
+            high = goal - mins[rest].sum(axis=0)
+            if (high < 0).any():
+                return
+            mid = side is self._mid
+            too_wide = not mid and steps > SIDE_STEPS  # (a side's second slot: see SIDE_STEPS)
+            max_sums = np.inf if mid else SIDE_SUMS
+            if too_wide or not side.add(j, self._distinct[j], high, goal - maxs[rest].sum(axis=0), max_sums):
+                side.deferred.append(j)  # drawn alone
+                self._deferred.append(j)
+        if len(self._right.keys[-1]) < len(self._left.keys[-1]):  # enumerate the smaller side
+            self._left, self._right = self._right, self._left
+        work = len(self._left.keys[-1]) * len(self._mid.keys[-1])
+        budget = WORK_BUDGET if budget is None else budget
+        if self._deferred:  # (the count can only be estimated)
+            self._estimate(target, salt, True)
+            return
+        if work > budget and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
+            return
+        ai, di, bi, whole = meet(self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1],
+                                 target, max_meetings)
+        if not whole:  # (so many meetings: draws fit often, the estimate is quick)
+            self._estimate(target, salt, True)
+            return
+        self._meetings = (ai, di, bi)
+        self._weights = self._left.counts[-1][ai] * self._mid.counts[-1][di] * self._right.counts[-1][bi]
+        self._count = float(self._weights.sum())
+
+    def _estimate(self, target: np.ndarray, salt: int, loose: bool) -> bool:
+        """The estimated count and the weighted draws (see the class).  When no draw fits: False
+        (count exactly), or with ``loose`` (an exact count would take too long) the count of half
+        a fitting draw and loose draws (see :meth:`sample`)."""
+        # seeded by the target and the salt: the same inputs give the same estimate, each answer fresh draws
+        digest = hashlib.blake2b(target.tobytes() + salt.to_bytes(8, "little"), digest_size=8).digest()
+        rng = np.random.default_rng(int.from_bytes(digest, "little"))
+        left_w = np.cumsum(self._left.counts[-1])
+        mid_w = np.cumsum(self._mid.counts[-1])
+        deferred = [self._distinct[j] for j in self._deferred]
+        e_keys = np.concatenate([d.keys for d in deferred]) if deferred else self._mid.keys[-1][:0]
+        offsets = np.cumsum([0] + [len(d.keys) for d in deferred])
+        e_w = [np.cumsum(d.sizes.astype(np.float64)) for d in deferred]
+        scale = left_w[-1] * mid_w[-1] * float(np.prod([w[-1] for w in e_w]))  # the tuples drawn among
+        draws = DRAWS
+        left_g, mid_g, e_g = guide(left_w), guide(mid_w), [guide(w) for w in e_w]
+        b_filter = build_filter(self._right.keys[-1])
+        while True:  # (the left side's draws sorted: its sums are read in order)
+            a = positions(left_w, left_g, np.sort(rng.random(draws)), left_w[-1])
+            m = positions(mid_w, mid_g, rng.random(draws), mid_w[-1])
+            e = np.empty((draws, len(deferred)), dtype=np.int64)
+            for c, w in enumerate(e_w):
+                e[:, c] = offsets[c] + np.minimum(positions(w, e_g[c], rng.random(draws), w[-1]), len(w) - 1)
+            b = complete(self._left.keys[-1], a, self._mid.keys[-1], m, e_keys, e, self._right.keys[-1],
+                         self._right.tables[-1], b_filter, target)
+            self.draws += draws
+            hit = b >= 0
+            if hit.sum() >= ENOUGH_HITS or draws >= MAX_DRAWS:
+                break
+            draws *= 4
+        if not hit.any():
+            if not loose:
+                return False
+            self.exact, self.loose = False, True
+            self._count = max(1.0, scale * float(self._right.counts[-1].mean()) / (2 * draws))
+            return True
+        self.exact = False
+        weights = self._right.counts[-1][b[hit]]
+        self._count = float(scale * weights.sum() / draws)
+        self._meetings = (a[hit], m[hit], b[hit])
+        self._deferred_rows = e[hit] - offsets[:-1]
+        self._weights = weights
+        return True
+
+    @property
+    def focus(self) -> int:
+        """The slot whose rows a probe should sort out while the count is estimated: the widest
+        slot (most distinct rows; the first on a tie) of the middle, which the exact meeting's
+        steps grow with, or, where a side's level took over ``FOCUS_STEPS`` steps to build, of
+        that side, which the time then goes to (four words of 100,000: a pair level of 6.7 million
+        sums, 49 s a guess, with the letters over the middle word; 2-8 s with them over the side)."""
+        def widest(slots: list[int]) -> int:
+            return max(slots, key=lambda j: len(self._distinct[j].keys))
+
+        sides = (self._left, self._right)
+        if any(side.deferred for side in sides):
+            return widest([j for side in sides for j in side.deferred])
+        steps, side = max((side.steps, i) for i, side in enumerate(sides))
+        return widest(sides[side].slots) if steps > FOCUS_STEPS else widest(self.middle)
+
+    @property
+    def meetings(self) -> int:
+        """How many meetings (or fitting draws) the search holds."""
+        return len(self._meetings[0])
+
+    @property
+    def count(self) -> int:
+        """How many word tuples fit (exact below ``2**53`` when ``exact``, an estimate otherwise)."""
+        return int(round(self._count))
+
+    def _words(self, rows: dict[int, np.ndarray], u: np.ndarray | None) -> np.ndarray:
+        """Word indices (per slot) from distinct rows, a drawn member each (``u``) or every member."""
+        n_paths = len(next(iter(rows.values())))
+        if u is not None:
+            out = np.empty((n_paths, self.n), dtype=np.int64)
+            for j, r in rows.items():
+                d = self._distinct[j]
+                pick = np.minimum((u[:, j] * d.sizes[r]).astype(np.int64), d.sizes[r] - 1)
+                out[:, j] = d.members[d.starts[r] + pick]
+            return out
+        radix = np.stack([self._distinct[j].sizes[rows[j]] for j in range(self.n)], axis=1).astype(np.int64)
+        per_path = radix.prod(axis=1)
+        path = np.repeat(np.arange(n_paths), per_path)
+        rest = np.arange(len(path)) - np.repeat(np.cumsum(per_path) - per_path, per_path)
+        out = np.empty((len(path), self.n), dtype=np.int64)
+        for j in range(self.n - 1, -1, -1):
+            d = self._distinct[j]
+            digit = rest % radix[path, j]
+            rest = rest // radix[path, j]
+            out[:, j] = d.members[d.starts[rows[j][path]] + digit]
+        return out
+
+    def _rows(self, meetings: np.ndarray | None, u: np.ndarray | None) -> dict[int, np.ndarray]:
+        """Distinct rows of every slot along paths from the meetings ``meetings`` (one drawn path
+        each, with ``u``) or along every path from every meeting (listed)."""
+        found = self._meetings if meetings is None else tuple(m[meetings] for m in self._meetings)
+        walked = []
+        column = 0  # u's columns: the left side's, the right side's, the middle's
+        for side, states in ((self._left, found[0]), (self._right, found[2]), (self._mid, found[1])):
+            levels = len(side.slots)
+            walked.append(side.walk(states, self._distinct, None if u is None else u[:, column : column + levels]))
+            column += levels
+        (lrows, lsrc), (rrows, rsrc), (mrows, msrc) = walked
+        if u is None:  # every path of each side with every path of the others, from the same meeting
+            li, ri = _pair_up(lsrc, rsrc)
+            lrows, rrows, src = lrows[li], rrows[ri], lsrc[li]
+            pi, mi = _pair_up(src, msrc)
+            lrows, rrows, mrows = lrows[pi], rrows[pi], mrows[mi]
+        out = {}
+        for side, rows in ((self._left, lrows), (self._right, rrows), (self._mid, mrows)):
+            out.update({j: rows[:, k] for k, j in enumerate(side.slots)})
+        if self._deferred:  # (estimated: drawn paths only)
+            drawn = self._deferred_rows if meetings is None else self._deferred_rows[meetings]
+            out.update({j: drawn[:, c] for c, j in enumerate(self._deferred)})
+        return out
+
+    def all(self) -> np.ndarray:
+        """``int64[count, n]`` every fitting tuple (slot rows' word positions), in a fixed order."""
+        if not self.exact:
+            raise ValueError("an estimated search cannot list its tuples")
+        if not self.count:
+            return np.zeros((0, self.n), dtype=np.int64)
+        return self._words(self._rows(None, None), None)
+
+    def loose_sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """``k`` tuples of words each drawn alone from its slot's rows that could fit: the tuples
+        need not fit, but a probe designed on them still sorts a slot's rows out (for a search no
+        draw of whose estimate fitted)."""
+        rows = {}
+        for j, d in enumerate(self._distinct):
+            cum = np.cumsum(d.sizes)
+            rows[j] = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
+        return self._words(rows, rng.random((k, self.n)))
+
+    def sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """``k`` fitting tuples drawn uniformly (all of them when fewer; without replacement when the
+        count is small, with replacement beyond; by importance when estimated; loosely, see
+        :meth:`loose_sample`, when ``loose``)."""
+        if self.loose:
+            return self.loose_sample(k, rng)
+        total = self.count
+        if self.exact and total <= k:
+            return self.all()
+        if self.exact and total <= LIST_FACTOR * k:
+            everything = self.all()
+            return everything[np.sort(rng.choice(len(everything), size=k, replace=False))]
+        cum = np.cumsum(self._weights)
+        meetings = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
+        meetings.sort()
+        return self._words(self._rows(meetings, rng.random((k, self.n))), rng.random((k, self.n)))
+
+
+def _pair_up(lsrc: np.ndarray, rsrc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of every (left path, right path) pair from the same meeting (sources ascending)."""
+    r_start = np.searchsorted(rsrc, lsrc, side="left")
+    r_end = np.searchsorted(rsrc, lsrc, side="right")
+    per = r_end - r_start
+    li = np.repeat(np.arange(len(lsrc), dtype=np.int64), per)
+    ri = np.arange(int(per.sum()), dtype=np.int64) - np.repeat(np.cumsum(per) - per, per) + np.repeat(r_start, per)
+    return li, ri

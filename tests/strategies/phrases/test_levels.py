@@ -1,0 +1,268 @@
+"""The level-by-level search against brute force: every tuple whose features sum to the target,
+counted and listed exactly, drawn from only those; and its estimate (the middle of long phrases)
+close to the true count, with draws that fit and cover the tuples evenly."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from hbs.strategies.phrases import levels
+from hbs.strategies.phrases.levels import LevelSearch
+from hbs.strategies.phrases.packing import pack
+
+
+def instance(seed: int, n_min: int = 1, n_max: int = 6, rows: int = 7, value: int = 4, fields: int = 10):
+    """Random per-slot features and a target that some tuple reaches (or, now and then, an empty slot)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(n_min, n_max + 1))
+    fields = int(rng.integers(1, fields + 1))  # up to two packed words
+    sizes = rng.integers(0 if seed % 9 == 0 else 1, rows, n)
+    feats = [rng.integers(0, value, (s, fields)).astype(np.uint8) for s in sizes]
+    if all(sizes):
+        chosen = [int(rng.integers(0, s)) for s in sizes]
+        target = sum(feats[j][chosen[j]].astype(int) for j in range(n))
+    else:
+        target = np.zeros(fields, int)
+    return feats, target
+
+
+def brute(feats, target) -> set[tuple[int, ...]]:
+    return {t for t in itertools.product(*[range(len(f)) for f in feats])
+            if (sum(feats[j][t[j]].astype(int) for j in range(len(feats))) == target).all()}
+
+
+def search(feats, target, **kw) -> LevelSearch:
+    return LevelSearch([pack(f) for f in feats], pack(target[None].astype(np.uint8))[0], **kw)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_count_and_list_equal_brute_force(seed):
+    feats, target = instance(seed)
+    fit = brute(feats, target)
+    found = search(feats, target)
+    listed = [tuple(t) for t in found.all().tolist()]
+    assert found.exact and found.count == len(fit)
+    assert len(listed) == len(set(listed)) and set(listed) == fit
+    if fit:
+        assert {tuple(t) for t in found.sample(5, np.random.default_rng(seed)).tolist()} <= fit
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_estimate_draws_only_fitting_tuples_and_is_close(seed):
+    feats, target = instance(100 + seed, n_min=3, n_max=6, rows=7, value=3, fields=3)
+    fit = brute(feats, target)
+    assert len(fit) >= 1
+    found = search(feats, target, budget=0)  # every count estimated
+    assert not found.exact
+    assert abs(found.count - len(fit)) <= 0.1 * len(fit)
+    drawn = Counter(tuple(t) for t in found.sample(20 * len(fit), np.random.default_rng(seed)).tolist())
+    assert set(drawn) <= fit
+    # evenly: every tuple drawn near its share (20 expected each; a loose bound a skewed draw breaks)
+    assert len(drawn) >= 0.9 * len(fit)
+    assert max(drawn.values()) < 60
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_count_of_more_meetings_than_its_cap_is_estimated(seed):
+    """``max_meetings``: a search whose exact count would hold more meetings is estimated (close,
+    draws that fit), one within it counts exactly; ``meet`` itself stops past the cap."""
+    feats, target = instance(100 + seed, n_min=3, n_max=6, rows=7, value=3, fields=3)
+    fit = brute(feats, target)
+    exact = search(feats, target)
+    assert exact.exact and exact.count == len(fit) and exact.meetings >= 1
+    assert search(feats, target, max_meetings=exact.meetings).exact
+    capped = search(feats, target, max_meetings=exact.meetings - 1)
+    assert not capped.exact and abs(capped.count - len(fit)) <= 0.1 * len(fit)
+    assert {tuple(t) for t in capped.sample(50, np.random.default_rng(seed)).tolist()} <= fit
+    left, mid, right = exact._left, exact._mid, exact._right
+    args = (left.keys[-1], mid.keys[-1], right.keys[-1], right.tables[-1], pack(target[None].astype(np.uint8))[0])
+    *every, whole = levels.meet(*args)
+    assert whole and len(every[0]) == exact.meetings
+    *some, whole = levels.meet(*args, exact.meetings - 1)
+    assert not whole
+
+
+def test_the_estimate_is_the_same_for_the_same_inputs_and_fresh_with_a_salt():
+    feats, target = instance(7, n_min=4, n_max=6, rows=7, value=3, fields=3)
+    one, two = search(feats, target, budget=0), search(feats, target, budget=0)
+    other = search(feats, target, budget=0, salt=1)
+    draw = lambda s: s.sample(50, np.random.default_rng(3)).tolist()  # noqa: E731
+    assert one.count == two.count and draw(one) == draw(two)
+    assert not np.array_equal(one._meetings[0], other._meetings[0])  # other draws behind the estimate
+
+
+def test_an_estimated_search_refuses_to_list():
+    feats, target = instance(3, n_min=4, n_max=6, rows=7, value=3, fields=3)
+    with pytest.raises(ValueError, match="cannot list"):
+        search(feats, target, budget=0).all()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_middle_of_several_slots_counts_and_lists_like_brute_force(seed):
+    """Seven and eight words: the middle holds three or four slots, counted level by level too."""
+    feats, target = instance(200 + seed, n_min=7, n_max=8, rows=5, value=2, fields=3)
+    fit = brute(feats, target)
+    found = search(feats, target)
+    assert len(found.middle) == len(feats) - 4
+    assert found.exact and found.count == len(fit)
+    assert {tuple(t) for t in found.all().tolist()} == fit
+    estimated = search(feats, target, budget=0)
+    if fit:
+        assert {tuple(t) for t in estimated.sample(20, np.random.default_rng(seed)).tolist()} <= fit
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_deferred_middle_slots_estimate_the_count_and_draw_only_fitting_tuples(seed, monkeypatch):
+    """Seven and eight words in the middle of a game: a middle slot whose level would be too large
+    is drawn alone (deferred); the estimate stays close and its draws fit and cover the tuples."""
+    monkeypatch.setattr("hbs.strategies.phrases.levels.LEVEL_BUDGET", 0)
+    feats, target = instance(300 + seed, n_min=7, n_max=8, rows=4, value=2, fields=4)
+    fit = brute(feats, target)
+    found = search(feats, target)
+    if not fit:  # (an empty slot)
+        assert found.count == 0
+        return
+    assert len(found._deferred) == len(feats) - 6
+    assert not found.exact and not found.loose
+    assert abs(found.count - len(fit)) <= 0.1 * len(fit)
+    drawn = Counter(tuple(t) for t in found.sample(20 * len(fit), np.random.default_rng(seed)).tolist())
+    assert set(drawn) <= fit
+    assert len(drawn) >= 0.9 * len(fit) and max(drawn.values()) < 60
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_side_slot_too_wide_to_pair_is_deferred_and_the_estimate_stays_close(seed, monkeypatch):
+    """Four to six words of a large list: a side's second slot whose pair level would take over
+    SIDE_STEPS steps is drawn alone (deferred): the count is estimated close to brute force, the
+    draws fit and cover the tuples, and the focus is that slot (the probes sort it out)."""
+    monkeypatch.setattr("hbs.strategies.phrases.levels.SIDE_STEPS", 0)
+    feats, target = instance(400 + seed, n_min=4, n_max=6, rows=7, value=3, fields=3)
+    fit = brute(feats, target)
+    found = search(feats, target)
+    if not fit:
+        assert found.count == 0
+        return
+    assert len(found._deferred) == (1 if len(feats) == 4 else 2)
+    assert found.focus in found._deferred
+    assert not found.exact and not found.loose
+    assert abs(found.count - len(fit)) <= 0.1 * len(fit)
+    drawn = Counter(tuple(t) for t in found.sample(20 * len(fit), np.random.default_rng(seed)).tolist())
+    assert set(drawn) <= fit
+    assert len(drawn) >= 0.9 * len(fit) and max(drawn.values()) < 60
+
+
+@pytest.mark.parametrize("steps, expected", [(float("inf"), "fewest"), (0, "most")])
+def test_the_focus_is_the_middle_or_the_widest_slot_of_a_slow_side(steps, expected, monkeypatch):
+    """The slot an estimated count's probe sorts out: the widest of the middle (four words: the slot
+    with fewest distinct rows) while the sides' levels are quick to build; the widest slot of the
+    side whose levels took over FOCUS_STEPS steps (four words: the widest of all, in the pair side)."""
+    monkeypatch.setattr("hbs.strategies.phrases.levels.FOCUS_STEPS", steps)
+    rng = np.random.default_rng(5)
+    feats = [np.repeat(rng.permutation(d), 2)[:, None].astype(np.uint8) for d in (9, 3, 12, 6)]  # one field
+    target = np.array([13])  # every row of every slot can fit (the others add 0 to at least 13)
+    distinct = [len(np.unique(f, axis=0)) for f in feats]
+    found = search(feats, target)
+    assert found.count == len(brute(feats, target))
+    assert found.focus == (int(np.argmin(distinct)) if expected == "fewest" else int(np.argmax(distinct)))
+
+
+def reference_level(prev, prev_counts, rows, sizes, high, low):
+    """``levels.combine`` by a dictionary: each in-bounds sum of (a sum below, a slot row), in the
+    order of its first pair, with the tuples behind it."""
+    level: dict[tuple, float] = {}
+    for p, d in itertools.product(range(len(prev)), range(len(rows))):
+        s = prev[p].astype(int) + rows[d]
+        if (s <= high).all() and (s >= low).all():
+            level[tuple(s)] = level.get(tuple(s), 0.0) + prev_counts[p] * sizes[d]
+    return level
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_level_is_every_in_bounds_sum_in_first_seen_order(seed):
+    """The bucketed aggregation (sums grouped by a few fields' values, each group in its own table,
+    then put back in first-seen order) against a dictionary, across bucket counts: the steps per
+    bucket range from thousands down to a handful, and one or several packed words."""
+    rng = np.random.default_rng(seed)
+    fields = int(rng.integers(1, 20))
+    prev = rng.integers(0, 6, (int(rng.integers(1, 60)), fields)).astype(np.uint8)
+    rows = rng.integers(0, 6, (int(rng.integers(1, 60)), fields)).astype(np.uint8)
+    prev_counts = rng.integers(1, 5, len(prev)).astype(np.float64)
+    sizes = rng.integers(1, 4, len(rows)).astype(np.float64)
+    high = rng.integers(4, 12, fields)
+    low = np.maximum(0, high - rng.integers(2, 12, fields))
+    want = reference_level(prev, prev_counts, rows, sizes, high, low)
+    for bucket_steps in (1.0, 8.0, float(levels.BUCKET_STEPS)):
+        keys, counts, table = levels.combine(pack(prev), prev_counts, pack(rows), sizes, levels._packed(high),
+                                             levels._packed(low), bucket_steps)
+        got = {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))}
+        assert list(got) == list(want) and got == want
+        assert all(levels._lookup(table, keys, keys[i]) == i for i in range(len(keys)))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_level_over_its_sums_cap_is_not_built(seed):
+    """``combine`` with ``max_sums``: None for every level over the cap; below a tenth of the cap
+    (where the projection from the steps done cannot reach it) the whole level, as without a cap."""
+    rng = np.random.default_rng(1000 + seed)
+    fields = int(rng.integers(1, 12))
+    prev = rng.integers(0, 6, (int(rng.integers(5, 60)), fields)).astype(np.uint8)
+    rows = rng.integers(0, 6, (int(rng.integers(5, 60)), fields)).astype(np.uint8)
+    ones_p, ones_r = np.ones(len(prev)), np.ones(len(rows))
+    high, low = np.full(fields, 12), np.zeros(fields, int)
+    want = reference_level(prev, ones_p, rows, ones_r, high, low)
+    args = (pack(prev), ones_p, pack(rows), ones_r, levels._packed(high), levels._packed(low), 8.0)
+    if len(want) > 1:
+        assert levels.combine(*args, max_sums=len(want) - 1) is None
+    keys, counts, _ = levels.combine(*args, max_sums=10 * len(want))
+    assert len(keys) == len(want) and counts.sum() == len(prev) * len(rows)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_guided_positions_are_numpys_searchsorted(seed):
+    """``positions`` (a guide table, then a search in the needle's bucket) gives the positions
+    ``np.searchsorted(..., side="right")`` gives: weights of one kind, of very different sizes,
+    repeated sums, needles that hit a sum exactly, and needles sorted or not."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([1, 2, 3, 7, 50, 1000, 20_000]))
+    kind = seed % 3
+    weights = (rng.integers(1, 4, n).astype(float) if kind == 0 else
+               np.exp(rng.normal(0, 8, n)) if kind == 1 else rng.random(n) * 1e12)
+    cum = np.cumsum(weights)
+    u = np.concatenate([rng.random(5000), [0.0, 1 - 2**-53, 0.5], cum[rng.integers(0, n, 200)] / cum[-1]])
+    table = levels.guide(cum)
+    for needles in (u, np.sort(u)):
+        assert np.array_equal(levels.positions(cum, table, needles, cum[-1]),
+                              np.searchsorted(cum, needles * cum[-1], side="right"))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_completing_draws_finds_the_right_row_of_the_scalar_rule(seed):
+    """``complete`` against field-by-field arithmetic: a draw completes when the target less its
+    left, middle and deferred rows has no field below zero and is a right row; drawn so that some
+    do, some go below zero at each step (with right rows equal to what such a field wraps to), and
+    some leave a residual that is no right row.  More draws than its chunk, and a last chunk part full."""
+    rng = np.random.default_rng(seed)
+    fields, deferred = int(rng.integers(1, 20)), int(rng.integers(0, 3))
+    draws = int(rng.integers(1, 3 * levels.CHUNK + 7))
+    left, mid, rows = (rng.integers(0, 5, (int(rng.integers(1, 40)), fields)) for _ in range(3))
+    extra = rng.integers(0, 3, (int(rng.integers(1, 10)), fields))
+    a, m = rng.integers(0, len(left), draws), rng.integers(0, len(mid), draws)
+    e = rng.integers(0, len(extra), (draws, deferred))
+    target = rng.integers(4, 16, fields)
+    residual = target - left[a] - mid[m] - extra[e].sum(axis=1)
+    # right rows: random ones, half the fitting residuals, and those that a field gone below zero
+    # would wrap to (7 bits a field): a kernel that missed the fall would find them
+    chosen = residual[rng.random(draws) < 0.5]
+    right = np.unique(np.concatenate([rows, np.mod(chosen, 128)]), axis=0)
+    b_keys = pack(right.astype(np.uint8))
+    got = levels.complete(pack(left.astype(np.uint8)), a, pack(mid.astype(np.uint8)), m, pack(extra.astype(np.uint8)),
+                          e, b_keys, levels.build_table(b_keys), levels.build_filter(b_keys),
+                          levels._packed(target))
+    # the scalar rule: every partial residual non-negative (so the full one is), then a row equal to it
+    position = {tuple(r): i for i, r in enumerate(right)}
+    want = [position.get(tuple(r), -1) if (r >= 0).all() else -1 for r in residual]
+    assert got.tolist() == want

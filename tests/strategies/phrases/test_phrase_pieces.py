@@ -1,0 +1,131 @@
+"""Spacing, probe design and expected-log scoring, each against the scalar rule or a brute force."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hbs.core.feedback import encode_joined, encode_strings, grade
+from hbs.strategies.phrases import probes
+from hbs.strategies.phrases import spacing
+from hbs.strategies.phrases.alphabet import ASCII_LETTERS
+from hbs.strategies.phrases.expected_cost import COST_KNOTS, expected_costs
+
+WORDS = ["a", "be", "cat", "dogs", "eagle", "tea", "bead", "ace"]
+
+
+def test_hypotheses_are_every_length_tuple_with_its_phrase_count():
+    sizes = Counter(len(w) for w in WORDS)
+    lengths, weights = spacing.hypotheses(dict(sizes), 3, 11)
+    brute = Counter(tuple(len(w) for w in p) for p in itertools.product(WORDS, repeat=3) if len(" ".join(p)) == 11)
+    assert {tuple(r): w for r, w in zip(lengths.tolist(), weights)} == brute
+
+
+@pytest.mark.parametrize("n_words", [1, 3, 6, 8])
+def test_hypotheses_list_the_product_in_order_with_exact_weights(n_words):
+    """Against itertools and Python's exact integers: eight words of classes of about 1,100 words
+    weigh up to 2**81, beyond float64's exact integers (the float of the exact product is expected)."""
+    sizes = {3: 1109, 4: 1297, 5: 1013, 7: 977, 9: 1511} if n_words > 1 else {2: 5, 6: 10**9}
+    for length in (None, 3 * n_words + n_words - 1):
+        lengths, weights = spacing.hypotheses(sizes, n_words, length)
+        combos = [c for c in itertools.product(sorted(sizes), repeat=n_words)
+                  if length is None or sum(c) + n_words - 1 == length]
+        assert lengths.tolist() == [list(c) for c in combos]
+        assert weights.tolist() == [float(math.prod(sizes[l] for l in c)) for c in combos]
+
+
+@given(st.text(alphabet=" -", min_size=1, max_size=20))
+def test_space_hits_are_the_black_answer_of_a_space_probe(probe):
+    sizes = Counter(len(w) for w in WORDS)
+    lengths, _ = spacing.hypotheses(dict(sizes), 3)
+    hits = spacing.space_hits(lengths, probe)
+    for row, h in zip(lengths.tolist()[::7], hits[::7]):
+        phrase = " ".join("x" * l for l in row)
+        assert grade(probe, phrase)[0] == h == spacing.space_hit_count(row, probe)
+
+
+def entropy(values) -> float:
+    n = len(values)
+    return -sum(c / n * math.log2(c / n) for c in Counter(values).values())
+
+
+def test_probe_design_is_at_least_as_informative_as_simple_probes():
+    rng = random.Random(3)
+    phrases = [" ".join(rng.choice(["cat", "tea", "ace"]) + " " + rng.choice(["dogs", "bead"]) for _ in range(1))
+               for _ in range(300)]
+    rows, _ = encode_strings(phrases)
+    chars = rows.astype(np.int64) - 97
+    chars[rows == 32] = 26  # a space: the code after the letters
+    counts = np.array([[p.count(c) for c in ASCII_LETTERS] for p in phrases])
+    codes, chosen = probes.design_probe(chars, counts, np.ones(rows.shape[1], dtype=np.bool_), 3)
+    sat = np.full(26, 4)
+    guess = probes.build(probes.left_side(codes, 26), chosen, sat)
+    assert probes.is_factorizable(guess, sat)
+    measured = entropy([grade(guess, p) for p in phrases])
+    for letter in range(26):
+        simple = probes.build("-" * rows.shape[1], np.arange(26) == letter, sat)
+        assert measured >= entropy([grade(simple, p) for p in phrases]) - 1e-9
+
+
+@given(st.integers(1, 60), st.integers(0, 2**32))
+@settings(max_examples=200)
+def test_position_scores_are_the_entropy_of_each_letter_there(k, seed):
+    """The one-histogram scores of a probe position equal the entropy counted afresh for each code."""
+    rng = np.random.default_rng(seed)
+    space, tw = 4, 7
+    base = rng.integers(0, 3, size=k)
+    total = rng.integers(0, tw, size=k)
+    column = rng.integers(-1, space + 2, size=k)  # codes outside 0..space match nothing
+    hist = np.zeros((space + 5) * tw, dtype=np.int64)
+    scores = probes._position_scores(base, total, column, tw, space, hist, np.empty(k, np.int64),
+                                     np.empty(space + 3, np.int64),
+                                     np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1)))
+    assert not hist.any()  # the scratch is left zeroed
+    for c in range(-1, space + 1):
+        black = base + (column == c) if c >= 0 else base  # -1: nothing at the position
+        assert abs(scores[c + 1] - entropy(list(zip(black.tolist(), total.tolist())))) < 1e-9
+
+
+@given(st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=4), min_size=0, max_size=8))
+def test_joined_rows_are_the_joined_texts_encoded(rows):
+    words = ["a", "bc", "def", "ghij", "k-l"]
+    width = max(len(r) for r in rows) if rows else 1
+    parts = np.array([r[:1] * (width - len(r)) + r for r in rows], dtype=np.int64).reshape(len(rows), width)
+    word_bytes, word_lengths = encode_strings(words)
+    got = encode_joined(parts, word_bytes, word_lengths)
+    expected = encode_strings([" ".join(words[i] for i in r) for r in parts.tolist()])
+    assert (got[0] == expected[0]).all() and got[0].shape == expected[0].shape and (got[1] == expected[1]).all()
+
+
+def brute_cost(guess: str, secrets: list[str], population: int) -> float:
+    groups = Counter(grade(guess, s) for s in secrets if s != guess)
+    scale = population / len(secrets)
+    knots = COST_KNOTS.tolist()
+
+    def cost(m: float) -> float:
+        x = math.log2(m)
+        for (x0, y0), (x1, y1) in zip(knots, knots[1:]):
+            if x <= x1:
+                return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        return knots[-1][1]
+
+    return sum(n * cost(max(1.0, n * scale)) for n in groups.values()) / len(secrets)
+
+
+@given(st.lists(st.text(alphabet="abc -", min_size=1, max_size=9), min_size=1, max_size=12),
+       st.lists(st.text(alphabet="abc -", min_size=1, max_size=9), min_size=1, max_size=5),
+       st.integers(1, 1000))
+@settings(max_examples=150)
+def test_expected_costs_match_brute_force(secrets, guesses, extra):
+    population = len(secrets) + extra
+    g_rows, g_lens = encode_strings(guesses)
+    s_rows, s_lens = encode_strings(secrets)
+    costs = expected_costs(g_rows, g_lens, s_rows, s_lens, population, COST_KNOTS)
+    assert np.allclose(costs, [brute_cost(g, secrets, population) for g in guesses])
