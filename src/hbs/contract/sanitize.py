@@ -27,7 +27,7 @@ def clean(text: object, limit: int, lines: bool = False) -> str:
     if length <= limit and len(text) <= limit:
         return text
     note = f"… (cut from {length:,} characters)"
-    return text[: max(0, limit - len(note))] + note
+    return text[: limit - len(note)] + note if limit > len(note) else text[:limit]
 
 
 def _escape(c: str) -> str:

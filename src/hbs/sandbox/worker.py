@@ -42,11 +42,14 @@ def _threads(request: dict) -> None:
             pass
     if not request.get("threads"):
         return
-    os.environ["NUMBA_NUM_THREADS"] = str(request["threads"])
-    if "numba" in sys.modules:  # loaded by _preload: its pool's size is already read, its use is not
-        import numba
+    if "numba" not in sys.modules:
+        os.environ["NUMBA_NUM_THREADS"] = str(request["threads"])
+        return
+    # loaded by _preload: the size of its pool is read (and changing the variable now would make numba
+    # refuse to run), how many of them a kernel uses is not
+    import numba
 
-        numba.set_num_threads(max(1, min(int(request["threads"]), numba.config.NUMBA_NUM_THREADS)))
+    numba.set_num_threads(max(1, min(int(request["threads"]), numba.config.NUMBA_NUM_THREADS)))
 
 
 def _answer(bot: Bot | None, request: dict) -> dict:
