@@ -302,16 +302,6 @@ def test_a_bot_file_name_must_be_an_identifier(tmp_path):
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
 
 
-def test_markdown_cells_escape_what_a_record_holds():
-    from hbs.board.scoreboard import Standing, markdown
-
-    fields = {name: 0 for name in Standing.__dataclass_fields__}
-    row = Standing(**{**fields, "bot": "a|b\nc", "game": "g", "secrets": "s", "failures": {"error": 1},
-                      "vs_leader": (0, 0, 0), "confinement": "bwrap", "median": 0.0})
-    lines = markdown([[row]]).splitlines()
-    assert lines[4].startswith("| a\\|b\\\\nc | ") and len(lines) == 5  # shown: a|b\nc, one row
-
-
 # -- a tournament survives its bots --------------------------------------------------------------------
 
 def test_a_tournament_skips_bots_that_fail_their_setup(tmp_path, mechanism):

@@ -1,0 +1,87 @@
+"""The seccomp filter and the capability drop, on the real kernel, each in a Python of its own.
+
+Each probe runs in a fresh ``python -I`` that installs the filter (or drops its capabilities) and
+then tries system calls; the same probe without it is the control.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from hbs.sandbox import seccomp
+
+pytestmark = pytest.mark.skipif(not seccomp.supported(), reason="seccomp filters are built for x86_64 and aarch64")
+
+PROBE = r"""
+import ctypes, errno, json, os, socket, sys, tempfile, threading
+sys.path.insert(0, sys.argv[1])
+from hbs.sandbox import capabilities, seccomp
+if sys.argv[2] == "seccomp":
+    seccomp.install(seccomp.program(os.getpid(), processes=sys.argv[3] == "build"))
+elif sys.argv[2] == "caps":
+    capabilities.drop_all()
+result = {}
+def attempt(name, call):
+    try:
+        call()
+        result[name] = "ok"
+    except OSError as exc:
+        result[name] = errno.errorcode.get(exc.errno, str(exc.errno))
+folder = tempfile.mkdtemp()
+path = os.path.join(folder, "f")
+open(path, "w").close()
+attempt("socket_unix", lambda: socket.socket(socket.AF_UNIX).close())
+attempt("socket_inet", lambda: socket.socket(socket.AF_INET).close())
+attempt("socketpair", lambda: [s.close() for s in socket.socketpair()])
+def datagram():
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    with a, b:
+        a.send(b"x")  # no address: allowed
+        a.sendto(b"x", "\0hbs-test-nobody")
+attempt("sendto_address", datagram)
+attempt("chmod", lambda: os.chmod(path, 0o600))
+attempt("utime", lambda: os.utime(path, (0, 0)))
+attempt("fork", lambda: os.waitpid(os.fork() or os._exit(0), 0) if True else None)
+t = threading.Thread(target=lambda: None); t.start(); t.join(); result["thread"] = "ok"
+attempt("kill_parent", lambda: os.kill(os.getppid(), 0))
+attempt("kill_self", lambda: os.kill(os.getpid(), 0))
+result["caps"] = {k: v for k, v in capabilities.status().items() if k != "CapInh"}
+print(json.dumps(result))
+"""
+
+
+def probe(*how: str) -> dict:
+    import hbs
+
+    parent = os.path.dirname(os.path.dirname(hbs.__file__))
+    done = subprocess.run([sys.executable, "-I", "-c", PROBE, parent, *how, "", ""], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_filter_leaves_socket_pairs_and_threads_only():
+    control, filtered = probe("none"), probe("seccomp", "play")
+    assert all(control[k] == "ok" for k in ("socket_unix", "socket_inet", "chmod", "utime", "fork", "kill_parent"))
+    assert control["sendto_address"] in ("ECONNREFUSED", "ENOENT")  # it reached the kernel's lookup
+    assert filtered["socket_unix"] == filtered["socket_inet"] == "EACCES"
+    assert filtered["sendto_address"] == "EACCES"
+    assert filtered["chmod"] == filtered["utime"] == filtered["fork"] == filtered["kill_parent"] == "EPERM"
+    assert filtered["socketpair"] == filtered["thread"] == filtered["kill_self"] == "ok"
+
+
+def test_a_build_may_start_processes_but_not_change_modes():
+    filtered = probe("seccomp", "build")
+    assert filtered["fork"] == "ok" and filtered["chmod"] == "EPERM" and filtered["socket_unix"] == "EACCES"
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="a plain user has no capability to drop")
+def test_dropping_capabilities_empties_every_set():
+    control, dropped = probe("none"), probe("caps")
+    assert control["caps"]["CapEff"] and control["caps"]["CapBnd"]  # root holds them
+    assert dropped["caps"] == {"CapPrm": 0, "CapEff": 0, "CapBnd": 0, "CapAmb": 0}
