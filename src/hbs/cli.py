@@ -13,7 +13,6 @@ from typing import Annotated, Iterator, Optional
 
 import typer
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 import contextlib
@@ -25,6 +24,8 @@ from hbs.board import console
 from hbs.arena import runs as runner
 from hbs.contract import sanitize
 from hbs.board import site
+from hbs.board import tables
+from hbs.board.tables import Column, Grid
 from hbs.arena.request import Request, build_game, default_words, parse_options, remote_bot, words_file
 from hbs.contract.bot import locate, sources as bot_sources
 from hbs.arena.ray_cluster import backend as backend_of
@@ -166,7 +167,7 @@ def run(
     if json_out:
         print(json.dumps(outcome.summary.as_dict()))
     else:
-        out.print(console.summary_table(outcome.summary))
+        tables.show(console.summary_table(outcome.summary), out)
     if outcome.interrupted:
         print(f"hbs: interrupted after {outcome.played} of {len(outcome.secrets)} games; "
               f"the replays of the finished games are kept", file=sys.stderr)
@@ -249,9 +250,9 @@ def tournament_cmd(
                           "skipped": [{"bot": e.bot, "why": e.skipped} for e in skipped]}))
     else:
         if standing:
-            out.print(console.standings_table(standing))
+            tables.show(console.standings_table(standing), out)
         for e in skipped:
-            out.print(Text(f"skipped {e.bot}: {e.skipped}"))
+            out.print(Text(f"skipped {e.bot}: {e.skipped}"), soft_wrap=True)
     if any(e.outcome is not None and e.outcome.interrupted for e in entries):
         print("hbs: tournament interrupted; the replays of the finished games are kept", file=sys.stderr)
         raise typer.Exit(130)
@@ -274,11 +275,11 @@ def bots(
     if json_out:
         print(json.dumps([row.as_dict() for row in rows]))
         return
-    table = Table("bot", "games", "what it does", show_edge=False)
+    grid = Grid("", [Column("bot"), Column("games", keep=5), Column("what it does", keep=8, wrap=True)])
     for row in rows:
-        text = Text(row.summary) if row.error is None else Text(f"cannot load: {row.error}", style="red")
-        table.add_row(Text(sanitize.clean(row.name, 64)), ", ".join(row.games), text)
-    out.print(table)
+        grid.add(sanitize.clean(row.name, 64), ", ".join(row.games),
+                 row.summary if row.error is None else f"cannot load: {row.error}")
+    tables.show(grid, out)
 
 
 @app.command()
@@ -309,10 +310,11 @@ def check(
     if json_out:
         print(json.dumps(report.as_dict()))
     else:
-        table = Table("rule", "", "what was seen", title=f"hbs check {bot} ({report.confinement})", title_justify="left")
+        grid = Grid(f"hbs check {bot} ({report.confinement})",
+                    [Column("rule"), Column(""), Column("what was seen", keep=8, wrap=True)])
         for f in report.findings:
-            table.add_row(f.rule, "[green]ok[/green]" if f.ok else "[red]FAIL[/red]", Text(f.detail))
-        out.print(table)
+            grid.add(f.rule, "ok" if f.ok else "FAIL", f.detail)
+        tables.show(grid, out)
     if not report.ok:
         for f in report.findings:
             if not f.ok:
@@ -360,7 +362,7 @@ def board_cmd(
         print(board.markdown(boards))
     else:
         for b in boards:
-            out.print(console.standings_table(b))
+            tables.show(console.standings_table(b), out)
 
 
 @app.command()

@@ -9,10 +9,8 @@ from typing import TYPE_CHECKING, Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
-from rich.text import Text
-
 from hbs.arena.play import GameRecord, Summary
+from hbs.board.tables import Column, Grid
 from hbs.core.status import Status
 
 if TYPE_CHECKING:
@@ -46,41 +44,39 @@ def trace(record: GameRecord, number: int, total: int) -> str:
     return "\n".join(lines)
 
 
-def summary_table(summary: Summary) -> Table:
+def summary_table(summary: Summary) -> Grid:
     """The end-of-run table."""
-    table = Table(title=Text(f"{summary.bot} on {summary.game}"), show_header=False, title_justify="left")
-    table.add_column(style="bold")
-    table.add_column(justify="right")
-    rows = [
-        ("games", f"{summary.games}"),
-        ("solved", f"{summary.solved}"),
-        ("total guesses", f"{summary.total_guesses}"),
-        ("mean guesses", f"{summary.mean_guesses:.4f}"),
-        ("min / max", f"{summary.min_guesses} / {summary.max_guesses}"),
-        ("histogram", "  ".join(f"{k}:{v}" for k, v in sorted(summary.histogram.items())) or "-"),
-        ("failures", "  ".join(f"{k}:{v}" for k, v in sorted(summary.failures.items())) or "none"),
-        ("seconds", f"{summary.seconds:.3f} ({summary.seconds / max(summary.games, 1):.4f} a game)"),
-    ]
-    for row in rows:
-        table.add_row(*row)
-    return table
+    grid = Grid(f"{summary.bot} on {summary.game}", [Column("", keep=9), Column("", right=True, keep=9)],
+                header=False)
+    grid.add("games", summary.games)
+    grid.add("solved", summary.solved)
+    grid.add("total guesses", summary.total_guesses)
+    grid.add("mean guesses", f"{summary.mean_guesses:.4f}")
+    grid.add("min / max", f"{summary.min_guesses} / {summary.max_guesses}")
+    grid.add("histogram", "  ".join(f"{k}:{v}" for k, v in sorted(summary.histogram.items())) or "-")
+    grid.add("failures", "  ".join(f"{k}:{v}" for k, v in sorted(summary.failures.items())) or "none")
+    grid.add("seconds", f"{summary.seconds:.3f} ({summary.seconds / max(summary.games, 1):.4f} a game)")
+    return grid
 
 
-def standings_table(board: "list[Standing]") -> Table:
+STANDINGS = [Column("bot", keep=9), Column("solved", right=True, keep=7), Column("total", right=True, keep=9),
+             Column("mean ± 95% CI", right=True, keep=8), Column("median", right=True, keep=1),
+             Column("max", right=True, keep=5), Column("failures", keep=6), Column("s/game", right=True, keep=2),
+             Column("W/L/T vs leader", right=True, keep=4), Column("confinement", keep=8)]
+
+
+def standings_table(board: "list[Standing]") -> Grid:
     """One board of ``hbs board``: the bots that played one secret set, the leader first."""
     from hbs.board.scoreboard import played
 
     first = board[0]
-    table = Table(title=f"{first.game} — {first.games} secrets (set {first.secrets})", title_justify="left")
-    for column in ("bot", "solved", "total", "mean ± 95% CI", "median", "max", "failures", "s/game",
-                   "vs leader W/L/T", "confinement"):
-        table.add_column(column, justify="left" if column in ("bot", "failures", "confinement") else "right")
+    grid = Grid(f"{first.game} — {first.games} secrets (set {first.secrets})", STANDINGS)
     for s in board:
         failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
-        table.add_row(Text(s.bot), str(s.solved), str(s.total_guesses), f"{s.mean_guesses:.4f} ± {s.ci95:.4f}",
-                      f"{s.median:g}", str(s.max_guesses), failures, f"{s.seconds_per_game:.4f}",
-                      "/".join(map(str, s.vs_leader)), played(s.confinement))
-    return table
+        grid.add(s.bot, s.solved, s.total_guesses, f"{s.mean_guesses:.4f} ± {s.ci95:.4f}", f"{s.median:g}",
+                 s.max_guesses, failures, f"{s.seconds_per_game:.4f}", "/".join(map(str, s.vs_leader)),
+                 played(s.confinement))
+    return grid
 
 
 class RunProgress:
