@@ -1,6 +1,6 @@
 """What isolation and confinement cost: wall time of whole `hbs run` commands, modes taking turns.
 
-    python benchmarks/isolation.py [--repeat 7] [--bot knuth] [--game mastermind]
+    python benchmarks/isolation.py [--repeat 7] [--bot knuth] [--game mastermind] [--baseline SRC]
     python benchmarks/isolation.py --phrases data/pass.txt [--repeat 1] [--limit N]
 
 Code games (default): `--in-process`, confined workers (1, 2, default), Landlock and unconfined
@@ -8,7 +8,9 @@ workers.  With --phrases: the main job (`--bot entropy`) confined (the default) 
 `--unconfined`, each with a cold compile cache (a fresh, empty one) and then warm (the same one
 again).  The modes take turns so that a slow spell of the machine hits them alike.  Prints, for
 each mode, the median and best wall time of the process, the in-run seconds, and the median wall
-time against the first mode.
+time against the first mode.  ``--baseline SRC`` (another checkout's ``src``, e.g. made with
+``git worktree add /tmp/old COMMIT``) plays every mode with that code too, in the same turns, as
+``old <mode>``.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ def main() -> None:
     parser.add_argument("--game", default="mastermind")
     parser.add_argument("--phrases", help="compare the phrase job confined and unconfined, cold and warm")
     parser.add_argument("--limit", type=int)
+    parser.add_argument("--baseline", help="another checkout's src folder, played in the same turns")
     args = parser.parse_args()
     hbs = [sys.executable, "-m", "hbs", "run", "--json"]  # not a launcher script: a pyenv shim adds 0.1 s
     board = tempfile.mkdtemp(prefix="hbs-bench-")  # the project's scoreboard is left alone
@@ -64,8 +67,12 @@ def main() -> None:
         else:
             caches = None
             runs = [(mode, ["--bot", args.bot, "--game", args.game, *limit, *extra]) for mode, extra in CODE_MODES.items()]
+        if args.baseline:
+            runs = [(f"{who}{mode}", extra) for mode, extra in runs for who in ("", "old ")]
         for mode, extra in runs:
             env = dict(os.environ, HBS_SCOREBOARD=board)
+            if mode.startswith("old "):
+                env["PYTHONPATH"] = args.baseline
             if caches:  # a fresh compile cache a round: the first run of each kind is cold
                 env["HBS_CACHE"] = caches["confined"]
                 env["NUMBA_CACHE_DIR"] = caches["unconfined"]  # unconfined workers inherit it; confined ones do not
