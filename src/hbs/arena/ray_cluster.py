@@ -40,19 +40,21 @@ TRIES = 3  # a game whose runner is lost this many times is recorded as an error
 BATCH_SECONDS = 0.5  # the work a batch should hold, once the games' pace is known
 MAX_BATCH = 64
 LOCAL_OBJECT_STORE = 256 << 20  # a Ray instance started by hbs on this machine holds no large objects
-LOST = ()  # Ray's exceptions for a runner gone with its node or killed (set when Ray is imported)
 MISSING = "the Ray backend needs Ray: pip install 'hbs[ray]'"
 
 
 def import_ray():
     """The ``ray`` module, or the one line that says how to install it."""
-    global LOST
     try:
         import ray
     except ImportError:
         raise InputError(MISSING) from None
-    LOST = (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError, ray.exceptions.NodeDiedError)
     return ray
+
+
+def lost(ray) -> tuple[type[BaseException], ...]:
+    """Ray's exceptions for a runner gone with its node, or killed."""
+    return ray.exceptions.RayActorError, ray.exceptions.ObjectLostError, ray.exceptions.NodeDiedError
 
 
 def check_address(address: str) -> None:
@@ -102,6 +104,21 @@ class Stage:
         return f"words/{Path(words).name}" if words else None
 
 
+@dataclass(frozen=True)
+class Assignment:
+    """What a runner needs to load a bot: where it is in the job's files, its options and seed, the
+    game, the budgets, the confinement and the word list (in the job's files)."""
+
+    source: dict
+    options: dict
+    seed: int | None
+    game_name: str
+    game_data: dict
+    budgets: Budgets
+    mechanism: str
+    words: str | None
+
+
 class Runner:
     """On a node: one confined bot worker, driven game by game as the local arena drives it.
 
@@ -113,27 +130,27 @@ class Runner:
         self.node = socket.gethostname()
         self.game_name, self.contestant, self.problem, self.scratch = "", None, None, None
 
-    def load(self, source: dict, options: dict, seed: int | None, game_name: str, game_data: dict,
-             budgets: Budgets, mechanism: str, words: str | None) -> dict:
+    def load(self, job: Assignment) -> dict:
         """Start the bot's worker and set the bot up (the last bot's worker is stopped first).
 
         Returns what went wrong, if anything, as plain data, with this node's name and hbs version:
         the mechanism missing on this node, a bot that is not there, a failed build or setup.
         """
         self.close()
-        self.game_name, self.problem = game_name, None
+        self.game_name, self.problem = job.game_name, None
         out = {"node": self.node, "version": hbs.__version__}
         try:
-            self.contestant = self._contestant(source, options, seed, game_data, budgets, mechanism, words)
+            self.contestant = self._contestant(job)
             self.contestant.ready()
         except HbsError as exc:
             self.problem = (type(exc).__name__, str(exc))
             return {**out, "problem": self.problem}
         return out
 
-    def _contestant(self, source, options, seed, game_data, budgets, mechanism, words) -> Contestant:
+    def _contestant(self, job: Assignment) -> Contestant:
         from hbs.sandbox.build import build
 
+        source, mechanism, words = job.source, job.mechanism, job.words
         if mechanism != "none" and mechanism not in confinement.available():
             raise InputError(f"node {self.node}: cannot confine bots with {mechanism} there")
         path = Path(source["path"]).resolve() if source["path"] else None
@@ -147,8 +164,8 @@ class Runner:
             found = replace(found, path=str(copy))
         plan = confinement.plan(mechanism, found, Path(words).resolve() if words else None)
         if found.is_program:
-            build(found.name, found.manifest(), plan, budgets.setup_timeout)
-        return Contestant(BotRef(found, options, seed), game_data, budgets, plan, threads=1)
+            build(found.name, found.manifest(), plan, job.budgets.setup_timeout)
+        return Contestant(BotRef(found, job.options, job.seed), job.game_data, job.budgets, plan, threads=1)
 
     def play(self, secrets: list[str]) -> list[GameRecord]:
         if self.problem or self.contestant is None:
@@ -241,17 +258,17 @@ class RayCluster:
         if not secrets:
             return []
         ray = self.ray
-        args = (Stage.source(ref.source), ref.options, ref.seed, game_name, game_data, budgets, mechanism,
-                Stage.words(words))
+        job = Assignment(Stage.source(ref.source), ref.options, ref.seed, game_name, game_data, budgets, mechanism,
+                         Stage.words(words))
         size = min(self.workers or self.cpus(), len(secrets))
         while len(self.pool) < size:
             self.pool.append(self._runner.remote())
         used, self.pool = self.pool[:size], self.pool[size:]
-        loading = {runner.load.remote(*args): runner for runner in used}
+        loading = {runner.load.remote(job): runner for runner in used}
 
         def fresh():
             runner = self._runner.remote()
-            return runner.load.remote(*args), runner
+            return runner.load.remote(job), runner
 
         schedule = _Schedule(ray, ref.name, game_name, secrets, on_record)
         try:
@@ -260,7 +277,7 @@ class RayCluster:
                 _raise(ray.get(first))
             except ray.exceptions.RuntimeEnvSetupError as exc:
                 raise InputError(f"the job's files could not be set up on a node: {str(exc).splitlines()[-1]}") from None
-            except LOST:
+            except lost(ray):
                 raise HbsError("the first runner was lost while it loaded the bot") from None
             runner = loading.pop(first)
             schedule.starting.update(loading)
@@ -341,7 +358,7 @@ class _Schedule:
                     runner = self.starting.pop(ref)
                     try:
                         _raise(ray.get(ref))
-                    except LOST:
+                    except lost(ray):
                         self._replace(runner, fresh)
                         continue
                     self.idle.append(runner)
@@ -349,7 +366,7 @@ class _Schedule:
                 runner, batch = busy.pop(ref)
                 try:
                     records = ray.get(ref)
-                except LOST:
+                except lost(ray):
                     self._lost(batch)
                     self._replace(runner, fresh)
                     continue

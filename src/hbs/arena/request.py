@@ -10,14 +10,13 @@ from hbs.sandbox import confinement
 from hbs.contract.bot import Bot, BotSource, load_bot, locate, make_bot, project_root, with_seed
 from hbs.sandbox.confinement import Plan
 from hbs.errors import InputError, UnsupportedGame
-from hbs.core.games import DEFAULT_ALPHABET, CodeGame, PhraseGame, bulls, mastermind
+from hbs.core.games import DEFAULT_ALPHABET, KINDS, CodeGame, PhraseGame, bulls, mastermind
 from hbs.core.loaders import load_codes, load_phrases, load_words
 
 if TYPE_CHECKING:
     from hbs.arena.play import BotRef
     from hbs.people.remote_bot import RemoteBot
 
-GAMES = ("mastermind", "bulls", "phrases")
 
 
 @dataclass(kw_only=True)
@@ -64,8 +63,8 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 def build_game(spec: Request) -> CodeGame | PhraseGame:
     """The game ``spec`` describes (``--phrases`` implies the phrase game)."""
     kind = spec.game or ("phrases" if spec.phrases else "mastermind")
-    if kind not in GAMES:
-        raise InputError(f"unknown game {kind!r} (games: {', '.join(GAMES)})")
+    if kind not in KINDS:
+        raise InputError(f"unknown game {kind!r} (games: {', '.join(KINDS)})")
     if spec.phrases and kind != "phrases":
         raise InputError(f"--phrases is for the phrase game, not {kind}")
     if kind == "phrases":

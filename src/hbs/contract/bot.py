@@ -49,9 +49,6 @@ class Guess:
     phase: str | None = None
 
 
-#: The kinds of game, as bots declare them in ``games``.
-KINDS = ("mastermind", "bulls", "phrases")
-
 
 class Bot:
     """Base class of every bot.
@@ -59,7 +56,7 @@ class Bot:
     Subclasses implement :meth:`guess` and may implement :meth:`setup`.  Options given with
     ``hbs run --bot-option key=value`` arrive as keyword arguments of ``__init__`` (converted to the
     annotated type).  ``games`` declares the kinds of game the bot plays: a set of names from
-    :data:`KINDS`, or a predicate taking a :data:`hbs.Game` (``staticmethod(lambda game: ...)``); a
+    :data:`hbs.core.games.KINDS`, or a predicate taking a :data:`hbs.Game` (``staticmethod(lambda game: ...)``); a
     bot may still decline one game from ``setup`` with ``UnsupportedGame``.
     """
 

@@ -13,7 +13,8 @@ from typing import Sequence
 from hbs.sandbox import confinement
 from hbs.contract import sanitize
 from hbs.arena.play import bot_error
-from hbs.contract.bot import KINDS, BotSource, locate, sources
+from hbs.contract.bot import BotSource, locate, sources
+from hbs.core.games import KINDS
 from hbs.errors import BotLoadError, InputError
 from hbs.core.games import Game
 from hbs.sandbox.workers import Worker, WorkerFailure, cores

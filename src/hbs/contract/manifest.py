@@ -10,10 +10,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hbs.core.games import KINDS
 from hbs.errors import BotLoadError
 
 FILE = "bot.toml"
-KINDS = ("mastermind", "bulls", "phrases")
 SEARCH_PATH = "/usr/local/bin:/usr/bin:/bin"  # the PATH a confined program gets
 
 

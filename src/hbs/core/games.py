@@ -21,6 +21,8 @@ from hbs.errors import InputError
 if TYPE_CHECKING:
     import numpy as np
 
+#: The kinds of game: what ``--game`` takes and what bots declare in ``games``.
+KINDS = ("mastermind", "bulls", "phrases")
 DEFAULT_ALPHABET = "123456789"
 DIGITS = "0123456789"
 #: The largest code space hbs enumerates.
