@@ -252,7 +252,7 @@ def tournament_cmd(
         if standing:
             tables.show(console.standings_table(standing), out)
         for e in skipped:
-            out.print(Text(f"skipped {e.bot}: {e.skipped}"), soft_wrap=True)
+            out.print(Text(f"skipped {e.bot}: {sanitize.clean(e.skipped, sanitize.ERROR)}"), soft_wrap=True)
     if any(e.outcome is not None and e.outcome.interrupted for e in entries):
         print("hbs: tournament interrupted; the replays of the finished games are kept", file=sys.stderr)
         raise typer.Exit(130)
@@ -318,7 +318,7 @@ def check(
     if not report.ok:
         for f in report.findings:
             if not f.ok:
-                print(f"hbs: check: {bot}: {f.rule}: {f.detail}", file=sys.stderr)
+                print(f"hbs: check: {bot}: {f.rule}: {sanitize.clean(f.detail, sanitize.ERROR)}", file=sys.stderr)
         raise typer.Exit(2)
 
 

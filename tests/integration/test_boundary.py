@@ -205,7 +205,8 @@ def privileged(tmp_path: Path, *how: str, user=None):
     os.chmod(victim, 0o644)
     listeners = Listeners(tmp_path)
     try:
-        options = dict(attack="caps,chmod,syslog,fifo,hostname,unix,abstract,datagram,tcp", target=str(victim),
+        options = dict(attack="caps,chmod,syslog,fifo,hostname,unix,abstract,datagram,tcp,sysctl,prlimit,ipc",
+                       target=str(victim),
                        unix=listeners.path, abstract=listeners.name)
         args = [arg for key, value in options.items() for arg in ("--bot-option", f"{key}={value}")]
         done, records = play(tmp_path, "inventory", *args, *how, user=user)
@@ -227,6 +228,7 @@ def test_a_root_runner_gives_the_worker_no_privilege(tmp_path, mechanism):
     found = errors(records)
     assert "holds capabilities" in found and "changed the mode and times" in found, found
     assert "connected to " + str(tmp_path / "host-") in found and "sent a datagram" in found
+    assert "core_pattern" in found and "set a resource limit" in found and "shared memory" in found
     assert b"hello from a bot" in heard
     victim.chmod(0o644)
 
@@ -300,6 +302,64 @@ def test_a_bot_file_name_must_be_an_identifier(tmp_path):
     assert "a\\n| forged | row |" in plain.stdout  # the name, on one line
     done = hbs("run", "--bot", "a\n| forged | row |", "--bots-dir", str(bots), "--limit", "1")
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+
+
+# -- what a bot hands the runner cannot take it down ------------------------------------------------
+
+def program(tmp_path: Path, name: str, toml: str) -> Path:
+    folder = arena(tmp_path) / name
+    folder.mkdir()
+    (folder / "bot.toml").write_text(toml)
+    return folder
+
+
+def test_a_reply_nested_too_deep_ends_the_game_not_the_run(tmp_path, mechanism):
+    arena(tmp_path, "deepjson")
+    (tmp_path / "bots" / "deepjson" / "bot.toml").write_text(
+        f'command = ["{sys.executable}", "bot.py"]\ngames = ["mastermind"]\n')
+    done = hbs("tournament", "--bot", "deepjson", "--bot", "first", "--bots-dir", str(tmp_path / "bots"),
+               "--secrets", str(tmp_path / "codes.txt"), "--replays", str(tmp_path / "r"), "--sandbox", mechanism,
+               "--scoreboard", str(tmp_path / "runs"), "--json")
+    assert done.returncode == 0, done.stderr
+    assert [r.status for r in read(tmp_path / "r" / "deepjson.jsonl")] == ["error", "error"]
+    assert {row["bot"] for row in json.loads(done.stdout)["standings"]} == {"deepjson", "first"}
+
+
+def test_a_manifest_nested_too_deep_is_a_load_error(tmp_path):
+    program(tmp_path, "deeptoml", 'command = ["./x"]\ngames = ["mastermind"]\noptions = {a = ' + "[" * 5000
+            + "]" * 5000 + "}\n")
+    done = hbs("bots", "--bots-dir", str(tmp_path / "bots"), "--json", "--unconfined")
+    assert done.returncode == 0, done.stderr
+    assert "not TOML" in {row["name"]: row for row in json.loads(done.stdout)}["deeptoml"]["error"]
+
+
+def test_a_loop_of_links_is_refused(tmp_path):
+    bots = arena(tmp_path, "linked.py")
+    (bots / "linked").mkdir()
+    (bots / "linked" / "a").symlink_to("b")
+    (bots / "linked" / "b").symlink_to("a")
+    done, _ = play(tmp_path, "linked", "--unconfined")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "is a link out of its folder" in done.stderr
+
+
+def test_a_build_that_leaves_a_fifo_for_its_manifest_is_refused(tmp_path, mechanism):
+    program(tmp_path, "fifo", 'command = ["/bin/true"]\ngames = ["mastermind"]\n'
+            'build = ["/bin/sh", "-c", "rm -f bot.toml && mkfifo bot.toml"]\n')
+    done, _ = play(tmp_path, "fifo", "--sandbox", mechanism)  # hung for ever, reading the FIFO
+    assert done.returncode == 2 and "not a regular file" in done.stderr, done.stderr
+
+
+def test_what_a_failed_build_says_is_escaped(tmp_path, mechanism):
+    program(tmp_path, "esc", 'command = ["./prog"]\ngames = ["mastermind"]\n'
+            "build = [\"/bin/sh\", \"-c\", \"printf 'x\\\\033]0;TITLE\\\\007\\\\033[2J\\\\342\\\\200\\\\256' >&2; exit 1\"]\n")
+    check = hbs("check", "esc", "--bots-dir", str(tmp_path / "bots"), "--sandbox", mechanism)
+    tournament = hbs("tournament", "--bot", "esc", "--bot", "first", "--bots-dir", str(tmp_path / "bots"),
+                     "--secrets", str(tmp_path / "codes.txt"), "--sandbox", mechanism,
+                     "--scoreboard", str(tmp_path / "runs"))
+    assert check.returncode == 2 and tournament.returncode == 0, tournament.stderr
+    for text in (check.stdout, check.stderr, tournament.stdout, tournament.stderr):
+        assert not any(c in text for c in "\x1b\x07\u202e"), repr(text)
+    assert "\\x1b]0;TITLE\\x07" in check.stderr  # shown, escaped
 
 
 # -- a tournament survives its bots --------------------------------------------------------------------

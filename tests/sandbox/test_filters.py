@@ -50,6 +50,22 @@ attempt("fork", lambda: os.waitpid(os.fork() or os._exit(0), 0) if True else Non
 t = threading.Thread(target=lambda: None); t.start(); t.join(); result["thread"] = "ok"
 attempt("kill_parent", lambda: os.kill(os.getppid(), 0))
 attempt("kill_self", lambda: os.kill(os.getpid(), 0))
+import resource
+attempt("prlimit_parent", lambda: resource.prlimit(os.getppid(), resource.RLIMIT_CORE))
+attempt("prlimit_self", lambda: resource.setrlimit(resource.RLIMIT_CORE, resource.getrlimit(resource.RLIMIT_CORE)))
+attempt("renice_parent", lambda: os.setpriority(os.PRIO_PROCESS, os.getppid(), os.getpriority(os.PRIO_PROCESS, os.getppid())))
+def renice_user():
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.setpriority(2, 99999, 0) != 0:  # PRIO_USER of a user without processes: harmless
+        raise OSError(ctypes.get_errno(), "setpriority")
+attempt("renice_user", renice_user)
+def shm():
+    libc = ctypes.CDLL(None, use_errno=True)
+    segment = libc.shmget(0, 4096, 0o1000 | 0o600)
+    if segment < 0:
+        raise OSError(ctypes.get_errno(), "shmget")
+    libc.shmctl(segment, 0, None)
+attempt("shmget", shm)
 result["caps"] = {k: v for k, v in capabilities.status().items() if k != "CapInh"}
 print(json.dumps(result))
 """
@@ -73,6 +89,10 @@ def test_the_filter_leaves_socket_pairs_and_threads_only():
     assert filtered["sendto_address"] == "EACCES"
     assert filtered["chmod"] == filtered["utime"] == filtered["fork"] == filtered["kill_parent"] == "EPERM"
     assert filtered["socketpair"] == filtered["thread"] == filtered["kill_self"] == "ok"
+    assert control["prlimit_parent"] == control["renice_parent"] == control["shmget"] == "ok"
+    assert filtered["prlimit_parent"] == filtered["renice_parent"] == filtered["shmget"] == "EPERM"
+    assert filtered["renice_user"] == "EPERM" and control["renice_user"] != "EPERM"  # a user's every process
+    assert filtered["prlimit_self"] == "ok"
 
 
 def test_a_build_may_start_processes_but_not_change_modes():

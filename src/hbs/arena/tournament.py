@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from hbs.contract import catalog
+from hbs.contract import catalog, sanitize
 from hbs.arena import runs as runner
 from hbs.arena.play import GameRecord
 from hbs.errors import HbsError, InputError, UnsupportedGame
@@ -67,10 +67,10 @@ def play(bots: Sequence[str], base: Request, options: runner.RunOptions, replays
         except InputError as exc:
             if exc.path is not None and mine.replays and Path(exc.path) == Path(mine.replays):
                 raise  # the user's replay file (exists without --resume, or belongs elsewhere)
-            entries.append(Entry(bot, skipped=str(exc)))
+            entries.append(Entry(bot, skipped=sanitize.clean(exc, sanitize.ERROR)))
             continue
         except HbsError as exc:  # its setup failed or overran: the bot's fault, not the tournament's
-            entries.append(Entry(bot, skipped=str(exc)))
+            entries.append(Entry(bot, skipped=sanitize.clean(exc, sanitize.ERROR)))
             continue
         entries.append(Entry(bot, outcome))
         if outcome.interrupted:

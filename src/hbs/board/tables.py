@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from hbs.contract import sanitize
+
 GAP = 2  # spaces between two columns
 WRAP_MIN = 24  # the narrowest a wrapped column gets
 
@@ -39,7 +41,8 @@ class Grid:
     header: bool = True
 
     def add(self, *cells: object) -> None:
-        self.rows.append([str(c) for c in cells])
+        """A row; every cell is cleaned (control characters escaped): it may hold a bot's text."""
+        self.rows.append([sanitize.clean(c, sanitize.ERROR) for c in cells])
 
     def widths(self, shown: list[int]) -> list[int]:
         out = []

@@ -185,7 +185,13 @@ def check_links(name: str, folder: Path) -> None:
     for base, dirs, files in os.walk(folder):
         for entry in (*dirs, *files):
             path = Path(base, entry)
-            if path.is_symlink() and not path.resolve().is_relative_to(real):
+            if not path.is_symlink():
+                continue
+            try:
+                inside = path.resolve(strict=False).is_relative_to(real)
+            except (RuntimeError, OSError):  # a loop of links
+                inside = False
+            if not inside:
                 raise InputError(f"bot {name!r}: {path.relative_to(folder)} is a link out of its folder "
                                  f"(to {os.readlink(path)})", path)
 

@@ -17,6 +17,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from hbs.contract import sanitize
 from hbs.sandbox.confinement import Plan, task_cap
 from hbs.errors import InputError
 from hbs.contract.manifest import Manifest
@@ -52,10 +53,11 @@ def build(name: str, manifest: Manifest, plan: Plan, timeout: float) -> None:
                 cap.remove()
             if scratch:
                 shutil.rmtree(scratch, ignore_errors=True)
-        if process.returncode != 0:
-            said = (err.strip() or out.strip() or "no output").splitlines()[-1][:200]
-            raise InputError(f"bot {name!r}: the build `{' '.join(manifest.build)}` failed "
-                             f"(exit {process.returncode}): {said}", manifest.path)
+        if process.returncode != 0:  # what it said, and its command line, are the bot's text
+            said = sanitize.clean((err.strip() or out.strip() or "no output").splitlines()[-1], sanitize.SUMMARY)
+            command = sanitize.clean(" ".join(manifest.build), sanitize.SUMMARY)
+            raise InputError(f"bot {name!r}: the build `{command}` failed (exit {process.returncode}): {said}",
+                             manifest.path)
         check_links(name, manifest.folder)
     program = manifest.program()
     if program is None:

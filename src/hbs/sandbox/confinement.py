@@ -274,7 +274,9 @@ class Plan:
         for path in (self.cache, *self.writable):
             if path:
                 args += ["--bind", path, path]
-        args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
+        # /proc read-only: started by root, the bot is root's uid mapped into its namespace, and a
+        # writable /proc/sys (core_pattern, modprobe) or /proc/sysrq-trigger would be the host's
+        args += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
         for key, value in self.environment("/tmp").items():
             args += ["--setenv", key, value]
         if seccomp_fd is not None:

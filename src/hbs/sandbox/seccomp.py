@@ -15,6 +15,10 @@ code starts under it and cannot lift it.  What it refuses:
 - ``ptrace``, ``process_vm_readv``/``writev``, pidfds, ``kcmp``; signals to any process but the bot;
 - changing a file's owner, mode, times or extended attributes (a runner started as root owns the
   other bots' files, and Landlock has no right for these);
+- resource limits, scheduling and priorities of any process but the bot itself (``prlimit64``,
+  ``sched_set*``, ``setpriority`` of a group or a user; ``ioprio_set``, page migration);
+- System V shared memory, semaphores and message queues, POSIX message queues (under Landlock they
+  would be the host's and outlive the run);
 - new namespaces, mounts (old and new API), BPF, perf events, keyrings, userfaultfd, ``io_uring``,
   the kernel log, the host name, reboot, modules.
 
@@ -51,7 +55,10 @@ _ARCH = {
         init_module=175, finit_module=313, syslog=103, sethostname=170, setdomainname=171, reboot=169,
         chmod=90, fchmod=91, fchmodat=268, fchmodat2=452, chown=92, fchown=93, lchown=94, fchownat=260,
         utime=132, utimes=235, futimesat=261, utimensat=280, setxattr=188, lsetxattr=189, fsetxattr=190,
-        removexattr=197, lremovexattr=198, fremovexattr=199)),
+        removexattr=197, lremovexattr=198, fremovexattr=199, prlimit64=302, setpriority=141, sched_setparam=142,
+        sched_setscheduler=144, sched_setaffinity=203, sched_setattr=314, ioprio_set=251, migrate_pages=256,
+        move_pages=279, shmget=29, shmat=30, shmctl=31, semget=64, semop=65, semctl=66, msgget=68, msgsnd=69,
+        msgrcv=70, msgctl=71, semtimedop=220, mq_open=240)),
     "aarch64": (0xC00000B7, dict(
         clone=220, clone3=435, socket=198, socketpair=199, connect=203, bind=200, sendto=206, sendmsg=211,
         sendmmsg=269, io_uring_setup=425, ptrace=117, process_vm_readv=270,
@@ -62,7 +69,10 @@ _ARCH = {
         request_key=218, userfaultfd=282, open_by_handle_at=265, kexec_load=104, init_module=105,
         finit_module=273, syslog=116, sethostname=161, setdomainname=162, reboot=142, fchmod=52,
         fchmodat=53, fchmodat2=452, fchownat=54, fchown=55, utimensat=88, setxattr=5, lsetxattr=6,
-        fsetxattr=7, removexattr=14, lremovexattr=15, fremovexattr=16)),
+        fsetxattr=7, removexattr=14, lremovexattr=15, fremovexattr=16, prlimit64=261, setpriority=140,
+        sched_setparam=118, sched_setscheduler=119, sched_setaffinity=122, sched_setattr=274, ioprio_set=30,
+        migrate_pages=238, move_pages=239, msgget=186, msgctl=187, msgrcv=188, msgsnd=189, semget=190,
+        semctl=191, semtimedop=192, semop=193, shmget=194, shmctl=195, shmat=196, mq_open=180)),
 }
 _DENIED = ("fork", "vfork", "io_uring_setup", "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open",
            "pidfd_getfd", "pidfd_send_signal", "kcmp", "tkill", "unshare", "setns", "mount", "umount2",
@@ -70,9 +80,13 @@ _DENIED = ("fork", "vfork", "io_uring_setup", "ptrace", "process_vm_readv", "pro
            "mount_setattr", "bpf", "perf_event_open", "keyctl", "add_key", "request_key", "userfaultfd",
            "open_by_handle_at", "kexec_load", "init_module", "finit_module", "syslog", "sethostname",
            "setdomainname", "reboot", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown",
-           "fchownat", "utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr")
+           "fchownat", "utime", "utimes", "futimesat", "utimensat", "ioprio_set", "migrate_pages", "move_pages",
+           "shmget", "shmat", "shmctl", "semget", "semop", "semctl", "semtimedop", "msgget", "msgsnd", "msgrcv",
+           "msgctl", "mq_open", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr")
 _SOCKETS = ("socket", "connect", "bind", "sendmsg", "sendmmsg")
 _SIGNALS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")  # first argument: the target pid
+# first argument a pid: allowed on the bot itself only (0 or its own pid), never on another process
+_OWN = ("prlimit64", "sched_setparam", "sched_setscheduler", "sched_setaffinity", "sched_setattr")
 _BUILD_ONLY = ("fork", "vfork", "tkill")
 
 
@@ -109,6 +123,10 @@ def program(pid: int, machine: str | None = None, processes: bool = False) -> by
         if name in numbers:
             body.extend([_op(JEQ_K, numbers[name], 0, len(action)), *action])
 
+    def own(index: int) -> list[bytes]:  # the argument is 0 or the bot's pid
+        return [_op(LD_W_ABS, _argument(index)), _op(JEQ_K, 0, 2, 0), _op(JEQ_K, pid, 1, 0), refuse,
+                _op(RET_K, RET_ALLOW)]
+
     def argument_is(index: int, test: int, value: int, otherwise: int) -> list[bytes]:
         """Allow when the low 32 bits of the argument pass ``test`` against ``value``, else ``otherwise``."""
         return [_op(LD_W_ABS, _argument(index)), _op(test, value, 0, 1), _op(RET_K, RET_ALLOW), _op(RET_K, otherwise)]
@@ -121,6 +139,11 @@ def program(pid: int, machine: str | None = None, processes: bool = False) -> by
         when("clone3", [_op(RET_K, _errno(errno.ENOSYS))])
         for name in _SIGNALS:
             when(name, argument_is(0, JEQ_K, pid, _errno(errno.EPERM)))
+    for name in _OWN:
+        when(name, own(0))
+    # setpriority(which, who, prio): PRIO_PROCESS (0) of itself (0) only, not a group or a user's all
+    when("setpriority", [_op(LD_W_ABS, _argument(0)), _op(JEQ_K, 0, 1, 0), refuse, _op(LD_W_ABS, _argument(1)),
+                         _op(JEQ_K, 0, 1, 0), refuse, _op(RET_K, RET_ALLOW)])
     for name in _SOCKETS:
         when(name, [no_socket])
     when("socketpair", argument_is(0, JEQ_K, AF_UNIX, _errno(errno.EACCES)))

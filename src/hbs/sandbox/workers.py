@@ -253,7 +253,7 @@ class Worker:
             reply = json.loads(line)
             if not isinstance(reply, dict):
                 raise ValueError("not an object")
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
             raise WorkerFailure(Status.ERROR, "the worker broke the protocol") from None
         return reply
 

@@ -3,9 +3,13 @@ privileges would allow (option ``attack``, comma-separated; ``target``, ``unix``
 
 - ``caps``: holds any capability (effective, permitted, bounding or ambient sets);
 - ``chmod``: changes the mode and the times of the file ``target`` (another bot's file);
-- ``syslog``: reads the kernel log; ``fifo``: makes itself SCHED_FIFO; ``hostname``: sets the host name;
+- ``syslog``: reads the kernel log; ``fifo``: makes itself SCHED_FIFO; ``hostname``: sets the host name
+  (to what it is);
 - ``unix``: connects to the unix socket at the path ``unix``; ``abstract``: to the abstract name ``abstract``;
-- ``tcp``: makes an internet socket at all.
+- ``tcp``: makes an internet socket at all;
+- ``sysctl``: writes /proc/sys/kernel/core_pattern (its own value back: the host's, were it writable);
+- ``prlimit``: sets a resource limit of the runner (to what it is: another process's, were it allowed);
+- ``ipc``: makes a System V shared memory segment (and removes it at once: the host's, outliving the run).
 
 What got through is raised as ``RuntimeError("ESCAPED: ...")``; else it plays first-consistent.
 """
@@ -47,7 +51,7 @@ def fifo(bot) -> str:
 
 
 def hostname(bot) -> str:
-    name = b"hbs-bot-was-here"
+    name = socket.gethostname().encode()  # its own name back: the host's, were it allowed
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.sethostname(name, len(name)) != 0:
         raise OSError(ctypes.get_errno(), "sethostname")
@@ -76,12 +80,39 @@ def datagram(bot) -> str:
     return f"sent a datagram to @{bot.abstract}-dgram"
 
 
+def sysctl(bot) -> str:
+    path = Path("/proc/sys/kernel/core_pattern")
+    value = path.read_bytes()
+    with open(path, "wb") as fh:
+        fh.write(value)
+    return "wrote the host's core_pattern"
+
+
+def prlimit(bot) -> str:
+    import resource
+
+    runner = int(os.environ.get("HBS_RUNNER") or os.getppid())
+    limits = resource.prlimit(runner, resource.RLIMIT_CORE)
+    resource.prlimit(runner, resource.RLIMIT_CORE, limits)
+    return f"set a resource limit of process {runner}"
+
+
+def ipc(bot) -> str:
+    libc = ctypes.CDLL(None, use_errno=True)
+    segment = libc.shmget(0, 4096, 0o1000 | 0o600)  # IPC_PRIVATE, IPC_CREAT
+    if segment < 0:
+        raise OSError(ctypes.get_errno(), "shmget")
+    libc.shmctl(segment, 0, None)  # IPC_RMID
+    return "made a System V shared memory segment"
+
+
 def tcp(bot) -> str:
     socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
     return "made an internet socket"
 
 
-ATTACKS = {f.__name__: f for f in (caps, chmod, syslog, fifo, hostname, unix, abstract, datagram, tcp)}
+ATTACKS = {f.__name__: f for f in (caps, chmod, syslog, fifo, hostname, unix, abstract, datagram, tcp, sysctl,
+                                   prlimit, ipc)}
 
 
 class Inventory(ConsistentBot):
