@@ -1,4 +1,4 @@
-"""A whole run as a user asks for it: resume, replays, workers or in-process, the summary.
+"""A whole run as a user asks for it: resume, replays, the backend that plays it, the summary.
 
 The process that runs this owns the oracle and the secrets; in worker mode it never imports the
 bot's code (bot names, files and options are checked inside the worker).
@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from hbs.arena import play as arena
-from hbs.sandbox import caches
 from hbs.arena import replays
+from hbs.arena.backends import Backend, Cluster, InProcess, Local
+from hbs.arena.request import Request, build_game, build_secrets
 from hbs.contract.bot import locate
 from hbs.errors import InputError
 from hbs.sandbox.workers import Budgets
-from hbs.arena.request import Request, build_bot, build_game, build_secrets, prepare_bot, words_file
 
 if TYPE_CHECKING:
     from hbs.arena.ray_cluster import RayCluster
@@ -38,6 +38,14 @@ class RunOptions:
     def __post_init__(self) -> None:
         if self.workers < 1:
             raise InputError(f"--workers must be at least 1, got {self.workers}")
+
+    def backend(self) -> Backend:
+        """Where the games are played: in this process, on the cluster, or in local workers."""
+        if self.in_process:
+            return InProcess()
+        if self.cluster is not None:
+            return Cluster(self.cluster, self.confinement)
+        return Local(self.confinement, self.workers)
 
 
 @dataclass(kw_only=True)
@@ -91,30 +99,11 @@ def execute(spec: Request, options: RunOptions, on_record: Callable[[arena.GameR
             on_record(r)
 
     interrupted = False
+    backend = options.backend()
     start = time.perf_counter()
     try:
-        if options.in_process:
-            bot = build_bot(spec)
-            bot.setup(game)
-            if on_start:
-                on_start(len(done), len(todo))
-            arena.run(bot, game.name, todo, options.budgets.max_guesses, record)
-        elif options.cluster is not None:
-            ref, _ = prepare_bot(spec, options.confinement, game, options.budgets, build_here=False)
-            if on_start:
-                on_start(len(done), len(todo))
-            options.cluster.play(ref, game.name, game.to_payload(), todo, options.budgets, options.confinement,
-                                 words_file(spec, game), record)
-        else:
-            ref, plan = prepare_bot(spec, options.confinement, game, options.budgets)
-            if on_start:
-                on_start(len(done), len(todo))
-            try:
-                arena.run_isolated(ref, game.name, game.to_payload(), todo, options.budgets, options.workers, record,
-                                   plan)
-            finally:
-                if plan.cache:
-                    caches.trim(plan.cache, spec.bot)
+        backend.play(spec, game, todo, options.budgets, record,
+                     lambda: on_start(len(done), len(todo)) if on_start else None)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -129,6 +118,6 @@ def execute(spec: Request, options: RunOptions, on_record: Callable[[arena.GameR
     return RunOutcome(
         bot=spec.bot, bot_hash=locate(spec.bot, spec.bots_dirs).fingerprint()[:16], game=game.name,
         secrets=secrets, secret_set=fingerprint, records=records, summary=summary, budgets=options.budgets,
-        played=len(new), confinement="in-process" if options.in_process else options.confinement,
+        played=len(new), confinement=backend.name,
         replays=options.replays, interrupted=interrupted,
     )
