@@ -24,7 +24,8 @@ from pathlib import Path
 
 from hbs.arena import replays
 from hbs.board import scoreboard
-from hbs.arena.play import GameRecord, Step, summarize
+from hbs.core.record import GameRecord, Step
+from hbs.arena.summary import summarize
 from hbs.sandbox.workers import Budgets
 from hbs.core.rule import grade
 from hbs.arena.runs import RunOutcome

@@ -46,7 +46,8 @@ def main() -> None:
             for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
                 f.unlink()
     start = time.perf_counter()
-    from hbs.arena.play import run, summarize
+    from hbs.arena.play import run
+    from hbs.arena.summary import summarize
     from hbs.contract.bot import load_bot, make_bot
     from hbs.core.games import PhraseGame
     from hbs.core.loaders import load_phrases, load_words

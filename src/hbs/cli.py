@@ -17,7 +17,7 @@ from rich.text import Text
 
 import contextlib
 
-from hbs.arena import play as arena
+from hbs.core.record import GameRecord
 from hbs.contract import catalog
 from hbs.sandbox import confinement
 from hbs.board import console
@@ -152,7 +152,7 @@ def run(
             progress.append(bar)
             shown.enter_context(bar.shown())
 
-        def on_record(record: arena.GameRecord) -> None:
+        def on_record(record: GameRecord) -> None:
             if verbose:
                 print(console.trace(record, progress[0].done + 1, progress[0].total), file=stdout, flush=True)
             progress[0].advance(record)
@@ -231,7 +231,7 @@ def tournament_cmd(
                 shown.enter_context(progress[0].shown())
             progress[0].advance_by(done, name)
 
-        def on_record(record: arena.GameRecord) -> None:
+        def on_record(record: GameRecord) -> None:
             progress[0].advance(record)
 
         with cluster as on, shown:

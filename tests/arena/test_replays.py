@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hbs.arena.play import GameRecord, Step
+from hbs.core.record import GameRecord, Step
 from hbs.arena.replays import ReplayWriter, read, regrade, resume, rewrite, secret_set_hash
 from hbs.core.rule import grade
 from hbs.errors import InputError

@@ -6,7 +6,8 @@ import os
 
 from hypothesis import given, strategies as st
 
-from hbs.arena.play import Blocks, GameRecord, Step, deal, pinned
+from hbs.arena.local import Blocks, deal, pinned
+from hbs.core.record import GameRecord, Step
 from hbs.core.games import mastermind
 from hbs.core.rule import grade
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from hbs.arena.play import GameRecord, Step, summarize
+from hbs.core.record import GameRecord, Step
+from hbs.arena.summary import summarize
 from hbs.arena.runs import RunOutcome
 from hbs.board.scoreboard import Standing, load_runs, markdown, record_run, standings
 from hbs.sandbox.workers import Budgets

@@ -10,7 +10,8 @@ import sys
 import pexpect
 from rich.console import Console
 
-from hbs.arena.play import GameRecord, Step, summarize
+from hbs.core.record import GameRecord, Step
+from hbs.arena.summary import summarize
 from hbs.arena.runs import RunOutcome
 from hbs.board.console import standings_table
 from hbs.board.scoreboard import load_runs, record_run, standings

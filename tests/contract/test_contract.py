@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hbs import Bot, Guess, Status
-from hbs.arena.play import read_guess
+from hbs.contract.guesses import read_guess
 from hbs.cli import app
 from hbs.errors import InputError
 from hbs.core.games import PhraseGame, bulls, from_payload, mastermind

@@ -221,7 +221,8 @@ def test_a_descriptor_leak_stops_at_the_cap(tmp_path, mechanism):
 
 def test_the_web_board_lists_its_bots_confined(tmp_path, mechanism):
     """`hbs board --html` reads each bot's docstring: in a confined worker, as `hbs bots` does."""
-    from hbs.arena.play import GameRecord, Step, summarize
+    from hbs.core.record import GameRecord, Step
+    from hbs.arena.summary import summarize
     from hbs.sandbox.workers import Budgets
     from hbs.arena.runs import RunOutcome
     from hbs.board.scoreboard import record_run

@@ -17,7 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
-from hbs.arena import play as arena
+from hbs.arena.local import run_isolated
+from hbs.arena.play import run
+from hbs.core.record import GameRecord
 from hbs.arena.request import Request, build_bot, prepare_bot, words_file
 from hbs.core.games import Game
 from hbs.sandbox import caches
@@ -26,14 +28,14 @@ from hbs.sandbox.workers import Budgets
 if TYPE_CHECKING:
     from hbs.arena.ray_cluster import RayCluster
 
-OnRecord = Callable[[arena.GameRecord], None]
+OnRecord = Callable[[GameRecord], None]
 
 
 class Backend(Protocol):
     name: str  # how the run was confined, as the scoreboard records it
 
     def play(self, spec: Request, game: Game, secrets: Sequence[str], budgets: Budgets, on_record: OnRecord,
-             started: Callable[[], None]) -> list[arena.GameRecord]: ...
+             started: Callable[[], None]) -> list[GameRecord]: ...
 
 
 @dataclass
@@ -51,7 +53,7 @@ class Local:
         ref, plan = prepare_bot(spec, self.confinement, game, budgets)
         started()
         try:
-            return arena.run_isolated(ref, game.name, game.to_payload(), secrets, budgets, self.workers, on_record,
+            return run_isolated(ref, game.name, game.to_payload(), secrets, budgets, self.workers, on_record,
                                       plan)
         finally:
             if plan.cache:
@@ -86,4 +88,4 @@ class InProcess:
         bot = build_bot(spec)
         bot.setup(game)
         started()
-        return arena.run(bot, game.name, secrets, budgets.max_guesses, on_record)
+        return run(bot, game.name, secrets, budgets.max_guesses, on_record)

@@ -3,7 +3,7 @@
 The driver (the ``hbs`` process) keeps the replay file and the scoreboard as a local run does.  It
 hands the games out in small batches to *runners*: Ray actors, one a CPU, each on some node of the
 cluster.  A runner drives one confined bot worker exactly as the local arena does
-(:func:`hbs.arena.play.play_isolated`): it holds the secrets of the games it plays, the bot never sees
+(:func:`hbs.arena.contestant.play_isolated`): it holds the secrets of the games it plays, the bot never sees
 one.  The bot's files and the word list reach the nodes through Ray's runtime environment (a
 working folder staged for the job), not through a shared file system; hbs itself (and Ray) must be
 installed on every node, the same version as the driver.
@@ -30,7 +30,8 @@ from typing import Callable, Sequence
 import hbs
 
 from hbs.sandbox import confinement
-from hbs.arena.play import BotRef, Contestant, GameRecord, play_isolated
+from hbs.arena.contestant import BotRef, Contestant, play_isolated
+from hbs.core.record import GameRecord
 from hbs.contract.bot import BotSource
 from hbs.errors import HbsError, InputError, UnsupportedGame
 from hbs.sandbox.workers import Budgets

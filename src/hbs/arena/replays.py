@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from hbs.arena.play import GameRecord, Step
+from hbs.core.record import GameRecord, Step
 from hbs.errors import InputError
 from hbs.core.rule import grade
 from hbs.core.status import Status

@@ -14,7 +14,7 @@ from hbs.core.games import DEFAULT_ALPHABET, KINDS, CodeGame, PhraseGame, bulls,
 from hbs.core.loaders import load_codes, load_phrases, load_words
 
 if TYPE_CHECKING:
-    from hbs.arena.play import BotRef
+    from hbs.arena.contestant import BotRef
     from hbs.people.remote_bot import RemoteBot
 
 
@@ -110,7 +110,7 @@ def bot_ref(spec: Request) -> "BotRef":
 
     A program's options are checked here against its ``bot.toml`` (a Python bot's in its worker).
     """
-    from hbs.arena.play import BotRef
+    from hbs.arena.contestant import BotRef
 
     source = locate(spec.bot, spec.bots_dirs)
     options = dict(spec.bot_options)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from hbs.arena import play as arena
+from hbs.arena.summary import Summary, summarize
+from hbs.core.record import GameRecord
 from hbs.arena import replays
 from hbs.arena.backends import Backend, Cluster, InProcess, Local
 from hbs.arena.request import Request, build_game, build_secrets
@@ -57,8 +58,8 @@ class RunOutcome:
     game: str
     secrets: list[str]
     secret_set: str  # the fingerprint of ``secrets``
-    records: list[arena.GameRecord]  # every game of the replay file and this run, in secret order
-    summary: arena.Summary
+    records: list[GameRecord]  # every game of the replay file and this run, in secret order
+    summary: Summary
     budgets: Budgets
     played: int  # games played by this run
     confinement: str = "none"  # how the bot was played: bwrap, landlock, none or in-process
@@ -70,7 +71,7 @@ def prepare(spec: Request, options: RunOptions):
     """The game and the secrets still to play (after ``--resume``), and the games already played."""
     game = build_game(spec)
     secrets = build_secrets(spec, game)
-    done: list[arena.GameRecord] = []
+    done: list[GameRecord] = []
     if options.resume and not options.replays:
         raise InputError("--resume needs --replays FILE")
     if options.replays:
@@ -83,15 +84,15 @@ def prepare(spec: Request, options: RunOptions):
     return game, secrets, done, [s for s in secrets if s not in seen]
 
 
-def execute(spec: Request, options: RunOptions, on_record: Callable[[arena.GameRecord], None] | None = None,
+def execute(spec: Request, options: RunOptions, on_record: Callable[[GameRecord], None] | None = None,
             on_start: Callable[[int, int], None] | None = None) -> RunOutcome:
     """Play the run; ``on_start(done, todo)`` before the games, ``on_record`` after each game."""
     game, secrets, done, todo = prepare(spec, options)
     fingerprint = replays.secret_set_hash(secrets)
     writer = replays.ReplayWriter(options.replays, fingerprint) if options.replays else None
-    new: list[arena.GameRecord] = []
+    new: list[GameRecord] = []
 
-    def record(r: arena.GameRecord) -> None:
+    def record(r: GameRecord) -> None:
         new.append(r)
         if writer:
             writer.write(r)
@@ -114,7 +115,7 @@ def execute(spec: Request, options: RunOptions, on_record: Callable[[arena.GameR
     records = sorted(done + new, key=lambda r: order[r.secret])
     if options.replays and not interrupted:
         replays.rewrite(options.replays, records, fingerprint)
-    summary = arena.summarize(spec.bot, game.name, records, seconds)
+    summary = summarize(spec.bot, game.name, records, seconds)
     return RunOutcome(
         bot=spec.bot, bot_hash=locate(spec.bot, spec.bots_dirs).fingerprint()[:16], game=game.name,
         secrets=secrets, secret_set=fingerprint, records=records, summary=summary, budgets=options.budgets,

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from hbs.contract import catalog, sanitize
 from hbs.arena import runs as runner
-from hbs.arena.play import GameRecord
+from hbs.core.record import GameRecord
 from hbs.errors import HbsError, InputError, UnsupportedGame
 from hbs.core.games import Game
 from hbs.arena.request import Request, build_game, build_secrets

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from hbs.arena.play import GameRecord, Summary
+from hbs.core.record import GameRecord
+from hbs.arena.summary import Summary
 from hbs.board.tables import Column, Grid
 from hbs.core.status import Status
 

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from hbs.sandbox import confinement
 from hbs.contract import sanitize
-from hbs.arena.play import bot_error
+from hbs.arena.contestant import bot_error
 from hbs.contract.bot import BotSource, locate, sources
 from hbs.core.games import KINDS
 from hbs.errors import BotLoadError, InputError

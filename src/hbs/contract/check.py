@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass, field, replace
 
 from hbs.contract import catalog
-from hbs.arena.play import Contestant, GameRecord, play_isolated
+from hbs.arena.contestant import Contestant, play_isolated
+from hbs.core.record import GameRecord
 from hbs.errors import HbsError, UnsupportedGame
 from hbs.core.games import Game, PhraseGame, defaults
 from hbs.sandbox.workers import Budgets, cores

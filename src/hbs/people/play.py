@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from hbs.arena.play import guess_problem, play
+from hbs.contract.guesses import guess_problem
+from hbs.arena.play import play
 from hbs.contract.bot import sources
 from hbs.core.status import Status
 from hbs.errors import HbsError, UnsupportedGame

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from hbs.arena.play import BotRef, Contestant, bot_error, read_reply
+from hbs.arena.contestant import BotRef, Contestant, bot_error, read_reply
 from hbs.contract.bot import Bot, Guess, Turn
 from hbs.sandbox.confinement import Plan
 from hbs.errors import HbsError

@@ -8,7 +8,7 @@ from typing import Callable
 import numpy as np
 
 from hbs.people.answer_input import parse_answer
-from hbs.arena.play import read_guess
+from hbs.contract.guesses import read_guess
 from hbs.errors import HbsError
 from hbs.contract.bot import Bot, Turn
 from hbs.core.games import CodeGame, PhraseGame

@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Iterator
 
-from hbs.arena.play import last_lines, read_guess
+from hbs.contract.guesses import last_lines, read_guess
 from hbs.contract.bot import Bot, BotSource, Turn, accepts_option, describe, load, make_bot, untyped_options, with_seed
 from hbs.errors import HbsError, UnsupportedGame
 from hbs.core.games import from_payload
@@ -34,7 +34,7 @@ def _preload() -> None:
 
 def _threads(request: dict) -> None:
     """Cap the threads of numba's parallel kernels (for the bot's thread) at its share of the cores, and
-    keep the worker on the core the runner chose for it (see :func:`hbs.arena.play.pinned`)."""
+    keep the worker on the core the runner chose for it (see :func:`hbs.arena.local.pinned`)."""
     if request.get("cpu") is not None:
         try:
             os.sched_setaffinity(0, {int(request["cpu"])})

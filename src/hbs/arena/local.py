@@ -1,0 +1,133 @@
+"""The local backend's scheduling: every secret played in worker processes on this machine, a few
+games at a time, each worker (and the runner thread driving it) on a core of its own, the games
+dealt in blocks that share their first answer."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Callable, Sequence
+
+from hbs.arena.contestant import BotRef, Contestant, play_isolated
+from hbs.core.record import GameRecord
+from hbs.core.rule import grade
+from hbs.sandbox.confinement import Plan
+from hbs.sandbox.workers import UNCONFINED, cores
+
+
+def run_isolated(
+    ref: BotRef,
+    game_name: str,
+    game_data: dict,
+    secrets: Sequence[str],
+    budgets,
+    workers: int = 1,
+    on_record: Callable[[GameRecord], None] | None = None,
+    plan: Plan = UNCONFINED,
+) -> list[GameRecord]:
+    """Play every secret in worker processes, ``workers`` games at a time; records in secret order.
+
+    ``on_record`` sees each game as it ends (in the order they end).  The bot is set up once before
+    any game so that a bot that declines the game or fails its setup stops the run at once.  The
+    first game is played first; the rest are dealt out to the workers by :func:`deal`.
+    """
+    workers = max(1, min(workers, len(secrets)))
+    threads = max(1, cores() // workers)
+    cpus = pinned(workers) if threads == 1 else [None] * workers
+    contestants = [Contestant(ref, game_data, budgets, plan, threads, cpu) for cpu in cpus]
+    records: list[GameRecord | None] = [None] * len(secrets)
+    lock = threading.Lock()
+    stop = threading.Event()
+    failure: list[BaseException] = []
+
+    def keep(index: int, record: GameRecord) -> None:
+        records[index] = record
+        if on_record is not None:
+            on_record(record)
+
+    def serve(contestant: Contestant, worker: int) -> None:
+        try:
+            if cpus[worker] is not None:  # this thread only: the bot's worker is on the same core
+                os.sched_setaffinity(0, {cpus[worker]})
+            while not stop.is_set():
+                with lock:
+                    index = queue.take(worker)
+                if index is None:
+                    return
+                record = play_isolated(contestant, game_name, secrets[index])
+                with lock:
+                    if stop.is_set():
+                        return
+                    keep(index, record)
+        except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+            failure.append(exc)
+            stop.set()
+
+    try:
+        for contestant in contestants:  # all set up at once; the first answers for the bot
+            contestant.start()
+        contestants[0].ready()
+        if not secrets:
+            return []
+        keep(0, play_isolated(contestants[0], game_name, secrets[0]))
+        queue = Blocks(deal(secrets, records[0]), workers)
+        servers = [threading.Thread(target=serve, args=(c, k), daemon=True) for k, c in enumerate(contestants)]
+        for t in servers:
+            t.start()
+        for t in servers:
+            while t.is_alive():
+                t.join(0.2)
+    finally:
+        stop.set()
+        for c in contestants:
+            c.reset()
+    if failure:
+        raise failure[0]
+    return [r for r in records if r is not None]
+
+
+def pinned(workers: int) -> list[int | None]:
+    """The core of each worker and of the runner's thread that drives it, where each worker has one
+    thread: a guess is a round trip between the two, and one on the same core is answered about three
+    times sooner than one that wakes another core.  Which core plays a game changes nothing in it."""
+    try:
+        found = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return [None] * workers
+    return [found[k % len(found)] for k in range(workers)]
+
+
+def deal(secrets: Sequence[str], first: GameRecord) -> list[int]:
+    """The order the games after the first are dealt out in: by the answer each secret gives to the
+    first game's first guess (stably), so that the secrets of one answer play one after another.
+
+    A bot that memoises its decisions by history (most do) walks its decision tree once a worker;
+    contiguous blocks of this order share the subtrees below the first answer, so two workers walk
+    little of the tree twice.  Where and when a game is played changes nothing in it.
+    """
+    rest = range(1, len(secrets))
+    if not first.steps:
+        return list(rest)
+    opening = first.steps[0].guess
+    return sorted(rest, key=lambda i: grade(opening, secrets[i]))
+
+
+class Blocks:
+    """Which game each worker plays next: worker ``k`` plays the ``k``-th contiguous block of
+    ``order``, and one whose block is done takes the last game of the largest block left."""
+
+    def __init__(self, order: Sequence[int], workers: int):
+        self.order = list(order)
+        bounds = [len(self.order) * k // workers for k in range(workers + 1)]
+        self.blocks = [[bounds[k], bounds[k + 1]] for k in range(workers)]  # [next, end) of each
+
+    def take(self, worker: int) -> int | None:
+        block = self.blocks[worker]
+        if block[0] < block[1]:
+            block[0] += 1
+            return self.order[block[0] - 1]
+        largest = max(self.blocks, key=lambda b: b[1] - b[0])
+        if largest[0] >= largest[1]:
+            return None
+        largest[1] -= 1
+        return self.order[largest[1]]
