@@ -151,8 +151,16 @@ def test_the_ray_stage_copies_no_link_out(tmp_path):
     assert copied.is_symlink() and os.readlink(copied) == "data.txt"
     shutil.rmtree(stage.folder)
     (folder / "secrets").symlink_to(tmp_path / "codes.txt")
-    with pytest.raises(InputError, match="secrets is a link out of its folder"):
-        Stage.make([BotSource("linked", str(bots / "linked.py"))], None)
+    stage = Stage.make([BotSource("linked", str(bots / "linked.py"))], None)
+    assert list((stage.folder / "bots").iterdir()) == []  # left out: its run is refused with the reason
+    shutil.rmtree(stage.folder)
+    (folder / "secrets").unlink()
+    os.mkfifo(folder / "pipe")  # a FIFO: copying it would block, or fail the whole stage
+    stage = Stage.make([BotSource("linked", str(bots / "linked.py"))], None)
+    assert list((stage.folder / "bots").iterdir()) == []
+    shutil.rmtree(stage.folder)
+    with pytest.raises(InputError, match="pipe is not a file or a folder"):
+        BotSource("linked", str(bots / "linked.py")).check()
 
 
 # -- a root runner hands down no privilege -----------------------------------------------------------
@@ -205,7 +213,7 @@ def privileged(tmp_path: Path, *how: str, user=None):
     os.chmod(victim, 0o644)
     listeners = Listeners(tmp_path)
     try:
-        options = dict(attack="caps,chmod,syslog,fifo,hostname,unix,abstract,datagram,tcp,sysctl,prlimit,ipc",
+        options = dict(attack="caps,chmod,syslog,fifo,hostname,unix,abstract,datagram,tcp,sysctl,prlimit,ipc,devshm",
                        target=str(victim),
                        unix=listeners.path, abstract=listeners.name)
         args = [arg for key, value in options.items() for arg in ("--bot-option", f"{key}={value}")]
@@ -229,6 +237,7 @@ def test_a_root_runner_gives_the_worker_no_privilege(tmp_path, mechanism):
     assert "holds capabilities" in found and "changed the mode and times" in found, found
     assert "connected to " + str(tmp_path / "host-") in found and "sent a datagram" in found
     assert "core_pattern" in found and "set a resource limit" in found and "shared memory" in found
+    assert "/dev/shm" in found
     assert b"hello from a bot" in heard
     victim.chmod(0o644)
 
@@ -346,7 +355,7 @@ def test_a_build_that_leaves_a_fifo_for_its_manifest_is_refused(tmp_path, mechan
     program(tmp_path, "fifo", 'command = ["/bin/true"]\ngames = ["mastermind"]\n'
             'build = ["/bin/sh", "-c", "rm -f bot.toml && mkfifo bot.toml"]\n')
     done, _ = play(tmp_path, "fifo", "--sandbox", mechanism)  # hung for ever, reading the FIFO
-    assert done.returncode == 2 and "not a regular file" in done.stderr, done.stderr
+    assert done.returncode == 2 and "bot.toml is not a file or a folder" in done.stderr, done.stderr
 
 
 def test_what_a_failed_build_says_is_escaped(tmp_path, mechanism):
@@ -360,6 +369,37 @@ def test_what_a_failed_build_says_is_escaped(tmp_path, mechanism):
     for text in (check.stdout, check.stderr, tournament.stdout, tournament.stderr):
         assert not any(c in text for c in "\x1b\x07\u202e"), repr(text)
     assert "\\x1b]0;TITLE\\x07" in check.stderr  # shown, escaped
+
+
+def test_a_build_that_writes_without_end_costs_the_runner_no_memory(tmp_path, mechanism):
+    """300 MB on the build's stdout, of which the runner keeps the last lines; the runner's peak is
+    measured by a Python of its own that waits for it."""
+    program(tmp_path, "flood", 'command = ["/bin/true"]\ngames = ["mastermind"]\n'
+            'build = ["/bin/sh", "-c", "head -c 300000000 /dev/zero | tr \'\\\\0\' A; printf \'\\\\377 bad\\\\n\' >&2; exit 3"]\n')
+    args = [sys.executable, "-m", "hbs", "run", "--bot", "flood", "--bots-dir", str(tmp_path / "bots"), "--secrets",
+            str(tmp_path / "codes.txt"), "--sandbox", mechanism, "--scoreboard", str(tmp_path / "runs")]
+    measure = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:], capture_output=True, text=True);"
+               "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(done.stderr)")
+    done = subprocess.run([sys.executable, "-c", measure, *args], capture_output=True, text=True, timeout=300)
+    code, peak_kb = map(int, done.stdout.split("\n")[0].split())
+    assert code == 2 and "failed (exit 3): \ufffd bad" in done.stdout, done.stdout  # one line, bad UTF-8 replaced
+    assert peak_kb < 200_000, peak_kb  # held the 300 MB before
+
+
+def test_a_forged_listing_reply_spoils_only_its_own_row(tmp_path):
+    bots = arena(tmp_path)
+    (bots / "forger.py").write_text(
+        '"""Writes its own describe reply, with the wrong types, from its module\'s code."""\n'
+        "import json, os, stat\n"
+        "for fd in range(3, 20):\n"
+        "    try:\n        st = os.fstat(fd)\n    except OSError:\n        continue\n"
+        "    if stat.S_ISFIFO(st.st_mode) and os.fstat(1).st_ino != st.st_ino:\n"
+        "        os.write(fd, (json.dumps({'summary': 'x', 'games': 5, 'untyped': {'a': 1}}) + '\\n').encode())\n"
+        "        os._exit(0)\n")
+    done = hbs("bots", "--bots-dir", str(bots), "--json", "--sandbox", MECHANISMS[0])
+    assert done.returncode == 0, done.stderr
+    rows = {row["name"]: row for row in json.loads(done.stdout)}
+    assert rows["forger"]["games"] == [] and rows["forger"]["untyped"] == [] and rows["knuth"]["error"] is None
 
 
 # -- a tournament survives its bots --------------------------------------------------------------------

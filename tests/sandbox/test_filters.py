@@ -66,6 +66,13 @@ def shm():
         raise OSError(ctypes.get_errno(), "shmget")
     libc.shmctl(segment, 0, None)
 attempt("shmget", shm)
+attempt("setsid", os.setsid)
+def watch():
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.inotify_init1(0)
+    if fd < 0 or libc.inotify_add_watch(fd, b"/", 2) < 0:
+        raise OSError(ctypes.get_errno(), "inotify")
+attempt("inotify", watch)
 result["caps"] = {k: v for k, v in capabilities.status().items() if k != "CapInh"}
 print(json.dumps(result))
 """
@@ -93,11 +100,13 @@ def test_the_filter_leaves_socket_pairs_and_threads_only():
     assert filtered["prlimit_parent"] == filtered["renice_parent"] == filtered["shmget"] == "EPERM"
     assert filtered["renice_user"] == "EPERM" and control["renice_user"] != "EPERM"  # a user's every process
     assert filtered["prlimit_self"] == "ok"
+    assert filtered["setsid"] == filtered["inotify"] == "EPERM" and control["inotify"] == "ok"
 
 
 def test_a_build_may_start_processes_but_not_change_modes():
     filtered = probe("seccomp", "build")
     assert filtered["fork"] == "ok" and filtered["chmod"] == "EPERM" and filtered["socket_unix"] == "EACCES"
+    assert filtered["setsid"] == "EPERM"  # it cannot leave the process group the runner kills
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="a plain user has no capability to drop")

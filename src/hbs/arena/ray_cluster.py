@@ -79,10 +79,24 @@ class Stage:
 
     @classmethod
     def make(cls, sources: Sequence[BotSource], words: str | Path | None) -> "Stage":
+        """The stage of ``sources`` (a bot that fails its check is left out: its run says why, as
+        locally) and ``words``; removed again if it cannot be made."""
         folder = Path(tempfile.mkdtemp(prefix="hbs-ray-stage-"))
+        try:
+            cls._fill(folder, sources, words)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        return cls(folder)
+
+    @staticmethod
+    def _fill(folder: Path, sources: Sequence[BotSource], words: str | Path | None) -> None:
         (folder / "bots").mkdir()
         for source in sources:
-            source.check()  # no link leads out: copies below keep links as links, never follow them
+            try:
+                source.check()  # no link leads out, nothing but files and folders: copies keep links as links
+            except InputError:
+                continue
             for path in source.files():
                 target = folder / "bots" / path.name
                 if path.is_dir():
@@ -92,7 +106,6 @@ class Stage:
         if words:
             (folder / "words").mkdir()
             shutil.copy2(words, folder / "words" / Path(words).name)
-        return cls(folder)
 
     @staticmethod
     def source(source: BotSource) -> dict:

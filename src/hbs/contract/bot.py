@@ -12,6 +12,7 @@ import importlib.util
 import inspect
 import os
 import re
+import stat
 import sys
 import traceback
 from dataclasses import dataclass
@@ -168,9 +169,26 @@ class BotSource:
         digest = hashlib.sha256(str(self.entry_point or "").encode())
         for path in self.files():
             for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
-                if file.is_file() and not file.is_symlink():
-                    digest.update(str(file.relative_to(path.parent)).encode() + b"\0" + file.read_bytes())
+                data = _regular(file)
+                if data is not None:
+                    digest.update(str(file.relative_to(path.parent)).encode() + b"\0" + data)
         return digest.hexdigest()
+
+
+def _regular(path: Path) -> bytes | None:
+    """The content of ``path`` if it is a regular file, read through a descriptor of that file: not a
+    link, FIFO or device put in its place."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
 
 
 def check_links(name: str, folder: Path) -> None:
@@ -186,6 +204,12 @@ def check_links(name: str, folder: Path) -> None:
         for entry in (*dirs, *files):
             path = Path(base, entry)
             if not path.is_symlink():
+                try:
+                    mode = path.lstat().st_mode
+                except OSError:  # gone since the walk listed it
+                    continue
+                if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a FIFO would block whoever reads it
+                    raise InputError(f"bot {name!r}: {path.relative_to(folder)} is not a file or a folder", path)
                 continue
             try:
                 inside = path.resolve(strict=False).is_relative_to(real)

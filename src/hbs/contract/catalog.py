@@ -86,13 +86,20 @@ def _program(source: BotSource, games: Sequence[Game]) -> Listing:
 
 
 def _answer(source: BotSource, worker: Worker) -> Listing:
+    """The worker's reply to ``describe``, checked: the bot wrote it (its module's code runs first, and
+    may write to the protocol's pipe), so only the types the runner asked for are taken."""
     try:
         reply = worker.receive(LIST_TIMEOUT)
     except WorkerFailure as exc:
         return Listing(source.name, source.origin, error=f"loading it failed: {exc}")
     if "summary" not in reply:
         return Listing(source.name, source.origin, error=bot_error(reply))
-    games = [str(g) for g in reply.get("games") or [] if g in KINDS]
-    untyped = [sanitize.clean(u, sanitize.SUMMARY) for u in (reply.get("untyped") or [])[:20]]
+    games = [g for g in _strings(reply.get("games")) if g in KINDS]
+    untyped = [sanitize.clean(u, sanitize.SUMMARY) for u in _strings(reply.get("untyped"))[:20]]
+    error = bot_error(reply) if reply.get("error") else None
     return Listing(source.name, source.origin, sanitize.clean(reply.get("summary") or "", sanitize.SUMMARY),
-                   bot_error(reply) if reply.get("error") else None, games, untyped, seeded=bool(reply.get("seeded")))
+                   error, games, untyped, seeded=reply.get("seeded") is True)
+
+
+def _strings(value: object) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -32,7 +33,7 @@ def build(name: str, manifest: Manifest, plan: Plan, timeout: float) -> None:
     out of the folder, or the program is missing.
     """
     from hbs.contract.bot import check_links
-    from hbs.sandbox.workers import spawn
+    from hbs.sandbox.workers import Tail, spawn
 
     if manifest.build:
         building = replace(plan, writable=(str(manifest.folder),), processes=True, memory_mb=BUILD_MEMORY_MB,
@@ -40,21 +41,27 @@ def build(name: str, manifest: Manifest, plan: Plan, timeout: float) -> None:
         scratch = tempfile.mkdtemp(prefix="hbs-build-") if plan.mechanism == "landlock" else None
         cap = task_cap(building)
         env = building.environment(scratch or "/tmp") if plan.confined else None
-        process = spawn(building, list(manifest.build), scratch, env, cap, stdin=subprocess.DEVNULL, text=True)
+        process = spawn(building, list(manifest.build), scratch, env, cap, stdin=subprocess.DEVNULL)
+        out, err = Tail(process.stdout), Tail(process.stderr)  # the last lines only: it may write without end
         try:
-            out, err = process.communicate(timeout=timeout)
+            process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             raise InputError(f"bot {name!r}: the build did not finish within {timeout:g} s", manifest.path) from None
         finally:
-            if process.poll() is None:
-                os.killpg(process.pid, 9)
-                process.wait()
+            try:  # its whole process group: what it started too (it may not leave the group)
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            process.wait()
             if cap is not None:
                 cap.remove()
+            said = err.take(1) or out.take(1) or "no output"
+            for tail in (out, err):
+                tail.close()
             if scratch:
                 shutil.rmtree(scratch, ignore_errors=True)
         if process.returncode != 0:  # what it said, and its command line, are the bot's text
-            said = sanitize.clean((err.strip() or out.strip() or "no output").splitlines()[-1], sanitize.SUMMARY)
+            said = sanitize.clean(said, sanitize.SUMMARY)
             command = sanitize.clean(" ".join(manifest.build), sanitize.SUMMARY)
             raise InputError(f"bot {name!r}: the build `{command}` failed (exit {process.returncode}): {said}",
                              manifest.path)
@@ -64,5 +71,16 @@ def build(name: str, manifest: Manifest, plan: Plan, timeout: float) -> None:
         raise InputError(f"bot {name!r}: its program {manifest.command[0]!r} is missing"
                          + (" after the build" if manifest.build else ""), manifest.path)
     if manifest.build and Path(program).is_relative_to(manifest.folder):
-        mode = os.stat(program).st_mode
-        os.chmod(program, mode | (mode & 0o444) >> 2 | stat.S_IXUSR)  # executable where readable
+        executable(program)
+
+
+def executable(path: str) -> None:
+    """Mark the file executable where it is readable, through a descriptor of the file itself (not a
+    link put in its place)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISREG(mode):
+            os.fchmod(fd, mode | (mode & 0o444) >> 2 | stat.S_IXUSR)
+    finally:
+        os.close(fd)

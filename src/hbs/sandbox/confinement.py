@@ -276,7 +276,8 @@ class Plan:
                 args += ["--bind", path, path]
         # /proc read-only: started by root, the bot is root's uid mapped into its namespace, and a
         # writable /proc/sys (core_pattern, modprobe) or /proc/sysrq-trigger would be the host's
-        args += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
+        args += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", "--remount-ro", "/dev",  # /dev/shm too:
+                 "--remount-ro", "/", "--chdir", "/tmp"]  # a tmpfs without a size, whose pages no cap would count
         for key, value in self.environment("/tmp").items():
             args += ["--setenv", key, value]
         if seccomp_fd is not None:

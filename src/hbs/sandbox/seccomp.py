@@ -19,6 +19,8 @@ code starts under it and cannot lift it.  What it refuses:
   ``sched_set*``, ``setpriority`` of a group or a user; ``ioprio_set``, page migration);
 - System V shared memory, semaphores and message queues, POSIX message queues (under Landlock they
   would be the host's and outlive the run);
+- leaving its process group (``setsid``, ``setpgid``: the runner ends a build by killing its group),
+  watching paths (``inotify_add_watch``: under Landlock it would see the host's files change);
 - new namespaces, mounts (old and new API), BPF, perf events, keyrings, userfaultfd, ``io_uring``,
   the kernel log, the host name, reboot, modules.
 
@@ -58,7 +60,7 @@ _ARCH = {
         removexattr=197, lremovexattr=198, fremovexattr=199, prlimit64=302, setpriority=141, sched_setparam=142,
         sched_setscheduler=144, sched_setaffinity=203, sched_setattr=314, ioprio_set=251, migrate_pages=256,
         move_pages=279, shmget=29, shmat=30, shmctl=31, semget=64, semop=65, semctl=66, msgget=68, msgsnd=69,
-        msgrcv=70, msgctl=71, semtimedop=220, mq_open=240)),
+        msgrcv=70, msgctl=71, semtimedop=220, mq_open=240, setsid=112, setpgid=109, inotify_add_watch=254)),
     "aarch64": (0xC00000B7, dict(
         clone=220, clone3=435, socket=198, socketpair=199, connect=203, bind=200, sendto=206, sendmsg=211,
         sendmmsg=269, io_uring_setup=425, ptrace=117, process_vm_readv=270,
@@ -72,7 +74,8 @@ _ARCH = {
         fsetxattr=7, removexattr=14, lremovexattr=15, fremovexattr=16, prlimit64=261, setpriority=140,
         sched_setparam=118, sched_setscheduler=119, sched_setaffinity=122, sched_setattr=274, ioprio_set=30,
         migrate_pages=238, move_pages=239, msgget=186, msgctl=187, msgrcv=188, msgsnd=189, semget=190,
-        semctl=191, semtimedop=192, semop=193, shmget=194, shmctl=195, shmat=196, mq_open=180)),
+        semctl=191, semtimedop=192, semop=193, shmget=194, shmctl=195, shmat=196, mq_open=180, setsid=157,
+        setpgid=154, inotify_add_watch=27)),
 }
 _DENIED = ("fork", "vfork", "io_uring_setup", "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open",
            "pidfd_getfd", "pidfd_send_signal", "kcmp", "tkill", "unshare", "setns", "mount", "umount2",
@@ -82,7 +85,7 @@ _DENIED = ("fork", "vfork", "io_uring_setup", "ptrace", "process_vm_readv", "pro
            "setdomainname", "reboot", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown",
            "fchownat", "utime", "utimes", "futimesat", "utimensat", "ioprio_set", "migrate_pages", "move_pages",
            "shmget", "shmat", "shmctl", "semget", "semop", "semctl", "semtimedop", "msgget", "msgsnd", "msgrcv",
-           "msgctl", "mq_open", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr")
+           "msgctl", "mq_open", "setsid", "setpgid", "inotify_add_watch", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr")
 _SOCKETS = ("socket", "connect", "bind", "sendmsg", "sendmmsg")
 _SIGNALS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")  # first argument: the target pid
 # first argument a pid: allowed on the bot itself only (0 or its own pid), never on another process

@@ -9,7 +9,8 @@ privileges would allow (option ``attack``, comma-separated; ``target``, ``unix``
 - ``tcp``: makes an internet socket at all;
 - ``sysctl``: writes /proc/sys/kernel/core_pattern (its own value back: the host's, were it writable);
 - ``prlimit``: sets a resource limit of the runner (to what it is: another process's, were it allowed);
-- ``ipc``: makes a System V shared memory segment (and removes it at once: the host's, outliving the run).
+- ``ipc``: makes a System V shared memory segment (and removes it at once: the host's, outliving the run);
+- ``devshm``: writes a file into /dev/shm (and removes it: memory no cap counts).
 
 What got through is raised as ``RuntimeError("ESCAPED: ...")``; else it plays first-consistent.
 """
@@ -106,13 +107,20 @@ def ipc(bot) -> str:
     return "made a System V shared memory segment"
 
 
+def devshm(bot) -> str:
+    path = Path("/dev/shm") / f"hbs-bot-{os.getpid()}"
+    path.write_bytes(b"x")
+    path.unlink()
+    return "wrote into /dev/shm"
+
+
 def tcp(bot) -> str:
     socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
     return "made an internet socket"
 
 
 ATTACKS = {f.__name__: f for f in (caps, chmod, syslog, fifo, hostname, unix, abstract, datagram, tcp, sysctl,
-                                   prlimit, ipc)}
+                                   prlimit, ipc, devshm)}
 
 
 class Inventory(ConsistentBot):
