@@ -40,8 +40,8 @@ def expected_costs(
     n_guess = guesses.shape[0]
     k = secrets.shape[0]
     scale = population / k
-    # black and white are at most a secret's length: a histogram that wide (was 65,536 bins zeroed a
-    # guess: most of this kernel's time)
+    # black and white are at most a secret's length: a histogram that wide, not every possible answer
+    # (zeroing 65,536 bins a guess would be most of this kernel's time)
     width = min(ANSWER_WIDTH, int(secret_lengths.max()) + 1) if k else 1
     out = np.empty(n_guess, dtype=np.float64)
     for g in prange(n_guess):

@@ -38,19 +38,17 @@ LOOSE_ABOVE = 3
 SIDE_SLOTS = 2
 #: A middle slot beyond the first ``SIDE_SLOTS`` is counted into a level only while that takes at
 #: most this many steps (sums below times the slot's rows); otherwise it is *deferred*: drawn
-#: alone, and the count estimated (seven words: the third level grew to 27 million sums, 49 s).
+#: alone, and the count estimated (seven words' third level would grow to tens of millions of sums).
 LEVEL_BUDGET = 4e6
-#: A side's levels that took over this many steps to build (4 to 8 s at 190-380 ns a step before
-#: the bucketed levels below; since, 40 ns a step where sums repeat, up to 300 where nearly all are
-#: distinct) are where a guess's time goes: an estimated count's probe then sorts out that side's
-#: widest slot (see ``LevelSearch.focus``).
+#: A side's levels that took over this many steps to build (40 ns a step where sums repeat, up to
+#: 300 where nearly all are distinct) are where a guess's time goes: an estimated count's probe then
+#: sorts out that side's widest slot (see ``LevelSearch.focus``).
 FOCUS_STEPS = 2e7
 #: A side's level that would take over this many steps is not built: its slot is deferred (drawn
 #: alone, the count estimated) and the probes sort that slot out (see ``LevelSearch.focus``).
 #: So is one whose level would hold over ``SIDE_SUMS`` sums (see ``_by_buckets``; about 60 bytes a
-#: sum at its peak).  Four words of 100,000: a pair level of two slots of 19,000 rows took 374
-#: million steps to build, 243 million distinct sums, 143 s and 16 GB; 90 million steps, 52
-#: million sums, 30 s.
+#: sum at its peak): four words of 100,000 give pair levels of hundreds of millions of sums, which
+#: take minutes and more memory than a worker has.
 SIDE_STEPS, SIDE_SUMS = 1e8, 1.6e7
 
 
@@ -182,8 +180,8 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
     if not whole:
         return None
-    # numpy's sort and take (vectorized): 1.1 and 0.2 s on 9 million sums, numba's argsort and a gather 2.9 and 0.7;
-    # each array let go as soon as it is used (the largest level, 36 million sums, grew the process by 3 GB)
+    # numpy's sort and take (vectorized) beat numba's argsort and a gather on millions of sums; each
+    # array is let go as soon as it is used (the largest levels take gigabytes)
     order = np.argsort(firsts)
     del firsts
     keys = np.take(keys, order, axis=0)

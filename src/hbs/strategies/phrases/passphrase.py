@@ -37,8 +37,8 @@ from hbs.strategies.phrases.spacing import word_offsets
 
 FEATURE_CACHE = 20_000  # slot features (by piece of a guess) kept before the cache is emptied
 KEPT_SEARCHES = 64  # (spacing, answers) fields and searches kept (the latest) when a count begins
-#: Seconds the set-up's warm-up game may take (``hbs run`` allows set-up 120 s by default; a six-word
-#: game took 142 s on a busy core, a seven-word one 80-90 s on two).
+#: Seconds the set-up's warm-up game may take, well inside ``hbs run``'s default 120 s of set-up (a
+#: long phrase's whole game can take longer on a busy core: it is cut off, the kernels are warm).
 WARM_SECONDS = 60.0
 FIRST_SAMPLE = 3000  # phrases drawn from the word list to design the first guess's letters on
 LEAST_WEIGHT = 1e-6  # an estimated spacing keeps at least this weight: only a count of zero rules it out
@@ -49,16 +49,16 @@ class Settings:
     """The knobs of the breaker (studied on generated phrases, never on a phrase list)."""
 
     # phrases drawn to design a p1 probe; None: 3000 for the tuple search, 1500 for the level search
-    # (3000 took 1.1-1.6% fewer guesses than 1500 on generated 3-word phrases, 6000 none fewer)
+    # (on generated 3-word phrases more took fewer guesses up to 3000, none beyond)
     sample: int | None = None
     mixture_share: float = 0.05  # leave out of a probe's sample the spacings under this share
     refresh_batch: int = 2  # spacings counted at a time (fixed: the guesses must not depend on the cores)
-    # spacings counted a guess at most, the most likely (seven and eight words: 3,700 and 18,000
-    # fit the first answer; counting them all took 15 and 74 s, and 1 and 5 GB)
+    # spacings counted a guess at most, the most likely (seven and eight words fit thousands at the
+    # first answer: counting them all takes a minute and gigabytes)
     max_counted: int = 1000
-    # an estimated count's draws a guess at most, all spacings (an estimate of four rounds draws 5.6
-    # million, 1-2 s of eight words); once over, the spacings left keep their estimated counts and
-    # the guess reads the spacing (eight words of 7,776: a guess counted 28 spacings, 22 estimated: 39 s)
+    # an estimated count's draws a guess at most, all spacings (an estimate of four rounds draws
+    # millions); once over, the spacings left keep their estimated counts and the guess reads the
+    # spacing: eight words would otherwise spend tens of seconds on one guess
     guess_draws: float = 1.2e7
     # the level search's exact meetings a guess holds at most, all spacings (32 bytes each); a count
     # that would take it over is estimated (eight words of 2,048: 24 exact counts of 2.5 million
@@ -110,28 +110,16 @@ class State:
 
 
 #: The largest word lists measured to play every game within a 4 GB worker and the default time
-#: budgets, by words a phrase (3 words of 100,000: 470 MB, 3-8 s a game; 4 words of 10,000: 520 MB,
-#: 7-8 s a game, of 15,000: 100 of 100 solved under `hbs run` (2 workers), guesses up to 18 s,
-#: at most 15 s of a game's 30 s bank; of 20,000: 100 of 100 since the bucketed levels (guesses up
-#: to 20 s, at most 19 s of the bank; before them one timed out: four spacings counted a guess,
-#: each a pair level of 1.4e7 steps, guesses of 21 and 28 s on a slow day, 26 s); of 50,000 and
-#: 100,000: 100 of 100 each since a side's pair level is capped (``levels.SIDE_STEPS``), guesses
-#: up to 10.3 s, at most 0.3 s of a bank (before, of 100,000: a guess of 143 s, 16 GB); 5 words of 7,776:
-#: 1 GB, 2-8 s a guess;
-#: 6 words of 7,776: up to 7 s a guess under `hbs run`; 7 words of 7,776: 1.1 GB, up to 15 s a
-#: guess under `hbs run`, within a game's bank; 8 words of 7,776: 6 of 6 under `hbs run`, guesses
-#: up to 8.7 s, no bank spent (before the faster estimates and ``Settings.guess_draws``: 14 to 22 s
-#: a guess, one of 108 s); of 2,048: see ``Settings.guess_meetings`` (before, a MemoryError).
+#: budgets, by words a phrase; a larger list is declined in setup, one line naming the limit.
+#: The measurements behind each (memory, slowest guess, bank spent) are in docs/performance.md,
+#: "Passphrase schemes".
 MAX_WORDS = {3: 100_000, 4: 100_000, 5: 7_776, 6: 7_776, 7: 7_776, 8: 7_776}
 #: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
-#: five words) the level search counts them (3 words of 60,000: 230 MB, 2.4 s a game; 4 words of
-#: 10,000 grew past 8 GB).
+#: five words and more) the level search counts them: the listed sides would outgrow the worker.
 TUPLE_WORDS = {1: float("inf"), 2: float("inf"), 3: 60_000, 4: 2_048}
 #: The largest lists whose first guess holds letters (``Settings.first_letters``), by words a phrase:
-#: 3 words of 10,000, 600 generated codegolf phrases 1.7% fewer guesses, 300 of data/words.txt 2.3%,
-#: in 2.2 times the time (more spacings counted); 1 and 2 words 7% and 2.6% fewer; 3 words of
-#: 40,000: guesses up to 1.4 s, of 60,000 up to 9.6 s (before, 2.4 s); 4 words of 2,048: as many
-#: guesses in twice the time.
+#: where the letters save guesses for the time they cost (more spacings stay likely and are counted);
+#: larger lists make a guess too slow, four words save none.
 FIRST_LETTERS = {1: float("inf"), 2: float("inf"), 3: 40_000}
 #: The game's range (seven and eight words: a middle of three or four slots, whose levels past the
 #: second are drawn rather than counted in the middle of a game, see ``levels.LEVEL_BUDGET``).
