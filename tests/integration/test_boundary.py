@@ -386,6 +386,18 @@ def test_a_build_that_writes_without_end_costs_the_runner_no_memory(tmp_path, me
     assert peak_kb < 200_000, peak_kb  # held the 300 MB before
 
 
+def test_a_builds_processes_share_one_memory_cap(tmp_path, mechanism):
+    if confinement.cgroup_root("memory") is None:
+        pytest.skip("no memory cgroup to make here (hbs makes them as root): a build's cap is a process's own")
+    arena(tmp_path, "forkmem")
+    (tmp_path / "bots" / "forkmem" / "bot.toml").write_text(
+        f'command = ["/bin/true"]\ngames = ["mastermind"]\nbuild = ["{sys.executable}", "build.py"]\n')
+    done, _ = play(tmp_path, "forkmem", "--sandbox", mechanism, "--memory", "600")
+    assert done.returncode == 2 and "the build" in done.stderr and "failed" in done.stderr, done.stderr
+    control, _ = play(tmp_path, "forkmem", "--unconfined", "--memory", "600")
+    assert "the build" not in control.stderr  # 900 MB in all, 300 MB a process: built
+
+
 def test_a_forged_listing_reply_spoils_only_its_own_row(tmp_path):
     bots = arena(tmp_path)
     (bots / "forger.py").write_text(

@@ -178,7 +178,7 @@ class Runner:
             found = replace(found, path=str(copy))
         plan = confinement.plan(mechanism, found, Path(words).resolve() if words else None)
         if found.is_program:
-            build(found.name, found.manifest(), plan, job.budgets.setup_timeout)
+            build(found.name, found.manifest(), plan, job.budgets.setup_timeout, job.budgets.memory_mb)
         return Contestant(BotRef(found, job.options, job.seed), job.game_data, job.budgets, plan, threads=1)
 
     def play(self, secrets: list[str]) -> list[GameRecord]:

@@ -140,7 +140,8 @@ def prepare_bot(spec: Request, mechanism: str, game: CodeGame | PhraseGame, budg
         if game.kind not in manifest.games:
             raise UnsupportedGame(f"bot {spec.bot!r} plays {', '.join(sorted(manifest.games))}, not {game.kind}")
         if build_here:
-            build(spec.bot, manifest, plan, (budgets or Budgets()).setup_timeout)
+            budgets = budgets or Budgets()
+            build(spec.bot, manifest, plan, budgets.setup_timeout, budgets.memory_mb)
     return ref, plan
 
 

@@ -26,8 +26,11 @@ from hbs.contract.manifest import Manifest
 BUILD_MEMORY_MB = 4096
 
 
-def build(name: str, manifest: Manifest, plan: Plan, timeout: float) -> None:
+def build(name: str, manifest: Manifest, plan: Plan, timeout: float, memory_mb: int = BUILD_MEMORY_MB) -> None:
     """Run the bot's build step (if any) confined, then check that its program is there.
+
+    The build gets the bot's memory (``--memory``): each of its processes, and where hbs can make a
+    memory cgroup (as root) all of them together.
 
     Raises :class:`InputError` (exit 2) with one line when the build fails, leaves a link that leads
     out of the folder, or the program is missing.
@@ -36,7 +39,7 @@ def build(name: str, manifest: Manifest, plan: Plan, timeout: float) -> None:
     from hbs.sandbox.workers import Tail, spawn
 
     if manifest.build:
-        building = replace(plan, writable=(str(manifest.folder),), processes=True, memory_mb=BUILD_MEMORY_MB,
+        building = replace(plan, writable=(str(manifest.folder),), processes=True, memory_mb=memory_mb,
                            workdir=str(manifest.folder))
         scratch = tempfile.mkdtemp(prefix="hbs-build-") if plan.mechanism == "landlock" else None
         cap = task_cap(building)

@@ -108,24 +108,29 @@ def choose(requested: str = "auto", unconfined: bool = False) -> tuple[str, str 
 
 
 @lru_cache(maxsize=None)
-def pids_root() -> Path | None:
-    """Where this process may make pids cgroups (a writable cgroup v1 ``pids`` hierarchy, or cgroup v2
-    with the pids controller, as root usually can); None elsewhere."""
+def cgroup_root(controller: str) -> Path | None:
+    """Where this process may make cgroups of ``controller`` (``pids``, ``memory``): its own cgroup in
+    a writable cgroup v1 hierarchy of that name, or in cgroup v2 with the controller enabled, as root
+    usually can; None elsewhere."""
     try:
         lines = Path("/proc/self/cgroup").read_text().splitlines()
     except OSError:
         return None
     for line in lines:
         _, controllers, path = line.split(":", 2)
-        if "pids" in controllers.split(","):
-            base = Path("/sys/fs/cgroup/pids") / path.lstrip("/")
-        elif controllers == "" and path == "/" and "pids" in _read(Path("/sys/fs/cgroup/cgroup.subtree_control")):
+        if controller in controllers.split(","):
+            base = Path("/sys/fs/cgroup") / controller / path.lstrip("/")
+        elif controllers == "" and path == "/" and controller in _read(Path("/sys/fs/cgroup/cgroup.subtree_control")):
             base = Path("/sys/fs/cgroup")
         else:
             continue
         if (base / "cgroup.procs").exists() and os.access(base, os.W_OK):
             return base
     return None
+
+
+def pids_root() -> Path | None:
+    return cgroup_root("pids")
 
 
 def _read(path: Path) -> str:
@@ -136,45 +141,61 @@ def _read(path: Path) -> str:
 
 
 class TaskCap:
-    """A pids cgroup that caps one worker's tasks (its processes and all their threads) at
-    :data:`THREADS`: unlike RLIMIT_NPROC it binds root too, and it lets the runner kill every task
-    of the worker, whatever session it moved to."""
+    """The cgroups of one bot process tree: a pids cgroup that caps its tasks (its processes and all
+    their threads) at :data:`THREADS` (unlike RLIMIT_NPROC it binds root too, and it lets the runner
+    kill every task, whatever session it moved to), and for a build, which may start processes, a
+    memory cgroup that caps them all together at ``memory_mb`` (an address-space limit is a process's
+    own)."""
 
     _made = 0
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, memory: Path | None = None, memory_mb: int | None = None):
         TaskCap._made += 1
-        self.path = root / f"hbs-{os.getpid()}-{TaskCap._made}"
-        self.path.mkdir()
-        (self.path / "pids.max").write_text(str(THREADS))
+        name = f"hbs-{os.getpid()}-{TaskCap._made}"
+        self.paths = [root / name]
+        self.paths[0].mkdir()
+        (self.paths[0] / "pids.max").write_text(str(THREADS))
+        if memory is not None and memory_mb:
+            group = memory / name
+            if group != self.paths[0]:
+                group.mkdir()
+                self.paths.append(group)
+            limit = memory_mb << 20
+            for knob in ("memory.max", "memory.limit_in_bytes"):  # cgroup v2, v1
+                if (group / knob).exists():
+                    (group / knob).write_text(str(limit))
+                    break
 
     def wrap(self, args: list[str]) -> list[str]:
-        """``args`` started inside the cgroup (a shell joins it, then becomes the command)."""
-        return ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', str(self.path), *args]
+        """``args`` started inside the cgroups (a shell joins them, then becomes the command)."""
+        join = 'while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 126; shift; done; shift; exec "$@"'
+        return ["/bin/sh", "-c", join, "sh", *map(str, self.paths), "--", *args]
 
     def remove(self) -> None:
-        """Kill what is left in the cgroup and remove it."""
-        for _ in range(100):
-            pids = _read(self.path / "cgroup.procs").split()
-            for pid in pids:
+        """Kill what is left in the cgroups and remove them."""
+        for path in self.paths:
+            for _ in range(100):
+                for pid in _read(path / "cgroup.procs").split():
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError, ValueError):
+                        pass
                 try:
-                    os.kill(int(pid), signal.SIGKILL)
-                except (ProcessLookupError, PermissionError, ValueError):
-                    pass
-            try:
-                self.path.rmdir()
-                return
-            except OSError:
-                time.sleep(0.02)
+                    path.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.02)
 
 
 def task_cap(plan: "Plan") -> TaskCap | None:
-    """A pids cgroup for a confined worker, where this machine lets hbs make one."""
+    """The cgroups of a confined bot process tree, where this machine lets hbs make them (a memory
+    cgroup for a build only)."""
     root = pids_root() if plan.confined else None
     if root is None:
         return None
+    memory = cgroup_root("memory") if plan.processes else None
     try:
-        return TaskCap(root)
+        return TaskCap(root, memory, plan.memory_mb)
     except OSError:
         return None
 
