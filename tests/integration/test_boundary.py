@@ -21,6 +21,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -206,7 +207,7 @@ class Listeners:
             s.close()
 
 
-def privileged(tmp_path: Path, *how: str, user=None):
+def privileged(tmp_path: Path, *how: str, user=None, env=None):
     bots = arena(tmp_path, "inventory.py")
     victim = bots / "victim.py"
     victim.write_text('"""Another bot\'s file."""\n')
@@ -217,7 +218,7 @@ def privileged(tmp_path: Path, *how: str, user=None):
                        target=str(victim),
                        unix=listeners.path, abstract=listeners.name)
         args = [arg for key, value in options.items() for arg in ("--bot-option", f"{key}={value}")]
-        done, records = play(tmp_path, "inventory", *args, *how, user=user)
+        done, records = play(tmp_path, "inventory", *args, *how, user=user, env=env)
     finally:
         listeners.close()
     return done, records, victim, listeners.heard
@@ -247,19 +248,26 @@ def as_nobody() -> list[str]:
     if os.getuid() != 0 or not shutil.which("setpriv"):
         pytest.skip("needs root and setpriv to run hbs as an unprivileged user")
     user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all"]
-    probe = subprocess.run([*user, sys.executable, "-c", "import hbs"], capture_output=True)
+    # from a shell already running as that user, as the runner will start its workers (setpriv itself
+    # may still reach an interpreter in a folder private to root)
+    probe = subprocess.run([*user, "/bin/sh", "-c", 'exec "$0" -c "import hbs"', sys.executable], capture_output=True)
     if probe.returncode != 0:
         pytest.skip(f"uid 65534 cannot run {sys.executable} and hbs here (its folders are private)")
     return user
 
 
-def test_an_unprivileged_runner_too(tmp_path_factory, mechanism):
+def test_an_unprivileged_runner_too(mechanism):
     user = as_nobody()
-    tmp_path = Path(tmp_path_factory.mktemp("nobody"))
-    os.chmod(tmp_path, 0o777)
-    done, records, victim, heard = privileged(tmp_path, "--sandbox", mechanism, user=user)
-    assert done.returncode == 0 and [r.status for r in records] == ["solved", "solved"], done.stderr + errors(records)
-    assert heard == []
+    base = Path(tempfile.mkdtemp(prefix="hbs-nobody-", dir="/tmp"))  # pytest's own folder is root's only
+    try:
+        base.chmod(0o777)
+        done, records, victim, heard = privileged(base, "--sandbox", mechanism, user=user,
+                                                  env={"HBS_CACHE": str(base / "cache"), "HOME": str(base)})
+        assert done.returncode == 0 and [r.status for r in records] == ["solved", "solved"], \
+            done.stderr + errors(records)
+        assert heard == [] and oct(victim.stat().st_mode & 0o777) == "0o644"
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 # -- what outlives a game is bounded -----------------------------------------------------------------

@@ -229,7 +229,11 @@ def sources(extra: Sequence[str | Path] = ()) -> dict[str, BotSource]:
     for folder in bot_dirs(extra):
         if not folder.is_dir():
             continue
-        for path in sorted(folder.iterdir()):
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError as exc:
+            raise InputError(f"cannot read the bots folder: {exc.strerror}", folder) from None
+        for path in entries:
             if path.name.startswith(("_", ".")) or path.stem in found:
                 continue
             if path.suffix == ".py" and (path.is_file() or path.is_symlink()):
