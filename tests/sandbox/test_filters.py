@@ -73,6 +73,22 @@ def watch():
     if fd < 0 or libc.inotify_add_watch(fd, b"/", 2) < 0:
         raise OSError(ctypes.get_errno(), "inotify")
 attempt("inotify", watch)
+attempt("memfd", lambda: os.close(os.memfd_create("hbs-probe")))
+def owner():
+    import fcntl
+    r, w = os.pipe()
+    fcntl.fcntl(r, fcntl.F_SETOWN, os.getpid())
+attempt("setown", owner)
+def userns():
+    libc = ctypes.CDLL(None, use_errno=True)
+    number = {"x86_64": 56, "aarch64": 220}[os.uname().machine]
+    pid = libc.syscall(number, 0x10000000 | 17, 0, 0, 0, 0)  # clone(CLONE_NEWUSER | SIGCHLD)
+    if pid == 0:
+        os._exit(0)
+    if pid < 0:
+        raise OSError(ctypes.get_errno(), "clone")
+    os.waitpid(pid, 0)
+attempt("userns", userns)
 result["caps"] = {k: v for k, v in capabilities.status().items() if k != "CapInh"}
 print(json.dumps(result))
 """
@@ -101,12 +117,14 @@ def test_the_filter_leaves_socket_pairs_and_threads_only():
     assert filtered["renice_user"] == "EPERM" and control["renice_user"] != "EPERM"  # a user's every process
     assert filtered["prlimit_self"] == "ok"
     assert filtered["setsid"] == filtered["inotify"] == "EPERM" and control["inotify"] == "ok"
+    assert filtered["memfd"] == filtered["setown"] == "EPERM" and control["memfd"] == control["setown"] == "ok"
 
 
 def test_a_build_may_start_processes_but_not_change_modes():
     filtered = probe("seccomp", "build")
     assert filtered["fork"] == "ok" and filtered["chmod"] == "EPERM" and filtered["socket_unix"] == "EACCES"
     assert filtered["setsid"] == "EPERM"  # it cannot leave the process group the runner kills
+    assert filtered["userns"] == "EPERM" and probe("none")["userns"] == "ok"  # no namespace of its own
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="a plain user has no capability to drop")

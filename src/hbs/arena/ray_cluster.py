@@ -29,7 +29,7 @@ from typing import Callable, Sequence
 
 import hbs
 
-from hbs.sandbox import confinement
+from hbs.sandbox import confinement, trees
 from hbs.arena.contestant import BotRef, Contestant, play_isolated
 from hbs.core.record import GameRecord
 from hbs.contract.bot import BotSource
@@ -192,7 +192,7 @@ class Runner:
             self.contestant.reset()
             self.contestant = None
         if self.scratch:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            trees.remove(self.scratch)
             self.scratch = None
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, NamedTuple, Sequence
 
 from hbs.errors import BotLoadError, InputError
+from hbs.sandbox import trees
 
 if TYPE_CHECKING:
     from hbs.core.games import Game
@@ -168,7 +169,7 @@ class BotSource:
         """A hash of the bot's own files (of its entry point's name for an installed bot)."""
         digest = hashlib.sha256(str(self.entry_point or "").encode())
         for path in self.files():
-            for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            for file in sorted(p for p, _ in trees.walk(path)) if path.is_dir() else [path]:
                 data = _regular(file)
                 if data is not None:
                     digest.update(str(file.relative_to(path.parent)).encode() + b"\0" + data)
@@ -200,24 +201,22 @@ def check_links(name: str, folder: Path) -> None:
     if not folder.is_dir():
         return
     real = folder.resolve()
-    for base, dirs, files in os.walk(folder):
-        for entry in (*dirs, *files):
-            path = Path(base, entry)
-            if not path.is_symlink():
-                try:
-                    mode = path.lstat().st_mode
-                except OSError:  # gone since the walk listed it
-                    continue
-                if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a FIFO would block whoever reads it
-                    raise InputError(f"bot {name!r}: {path.relative_to(folder)} is not a file or a folder", path)
-                continue
-            try:
-                inside = path.resolve(strict=False).is_relative_to(real)
-            except (RuntimeError, OSError):  # a loop of links
-                inside = False
-            if not inside:
-                raise InputError(f"bot {name!r}: {path.relative_to(folder)} is a link out of its folder "
-                                 f"(to {os.readlink(path)})", path)
+    try:
+        entries = list(trees.walk(folder, max_depth=trees.MAX_DEPTH))
+    except trees.TooDeep:
+        raise InputError(f"bot {name!r}: its folder is nested over {trees.MAX_DEPTH} levels deep", folder) from None
+    for path, info in entries:
+        if not stat.S_ISLNK(info.st_mode):
+            if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):  # a FIFO would block its reader
+                raise InputError(f"bot {name!r}: {path.relative_to(folder)} is not a file or a folder", path)
+            continue
+        try:
+            inside = path.resolve(strict=False).is_relative_to(real)
+        except (RuntimeError, OSError):  # a loop of links
+            inside = False
+        if not inside:
+            raise InputError(f"bot {name!r}: {path.relative_to(folder)} is a link out of its folder "
+                             f"(to {os.readlink(path)})", path)
 
 
 def sources(extra: Sequence[str | Path] = ()) -> dict[str, BotSource]:

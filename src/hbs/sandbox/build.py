@@ -10,7 +10,6 @@ Landlock it would own every other bot's files): hbs marks the built program exec
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import stat
 import subprocess
@@ -19,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from hbs.contract import sanitize
+from hbs.sandbox import trees
 from hbs.sandbox.confinement import Plan, task_cap
 from hbs.errors import InputError
 from hbs.contract.manifest import Manifest
@@ -62,7 +62,7 @@ def build(name: str, manifest: Manifest, plan: Plan, timeout: float, memory_mb: 
             for tail in (out, err):
                 tail.close()
             if scratch:
-                shutil.rmtree(scratch, ignore_errors=True)
+                trees.remove(scratch)
         if process.returncode != 0:  # what it said, and its command line, are the bot's text
             said = sanitize.clean(said, sanitize.SUMMARY)
             command = sanitize.clean(" ".join(manifest.build), sanitize.SUMMARY)

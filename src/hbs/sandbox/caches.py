@@ -9,12 +9,12 @@ bot's processes start and after its run, with a :class:`CacheReset` warning that
 from __future__ import annotations
 
 import os
-import shutil
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hbs.errors import InputError
+from hbs.sandbox import trees
 
 if TYPE_CHECKING:
     from hbs.contract.bot import BotSource
@@ -47,15 +47,17 @@ def folder(source: "BotSource") -> Path:
 
 
 def usage(path: Path) -> tuple[int, int]:
-    """Bytes and files under ``path`` (links are counted, never followed)."""
+    """Bytes and entries under ``path`` (links counted, never followed), counted no further than a
+    tenth past the cap; a tree nested deeper than a cache could need is over it."""
     size = files = 0
-    for base, dirs, names in os.walk(path):
-        for name in names + dirs:
+    try:
+        for _, info in trees.walk(path, max_depth=trees.MAX_DEPTH):
             files += 1
-            try:
-                size += os.lstat(os.path.join(base, name)).st_size
-            except OSError:
-                pass
+            size += info.st_size
+            if files > MAX_FILES * 11 // 10:
+                break
+    except trees.TooDeep:
+        files = MAX_FILES + 1
     return size, files
 
 
@@ -65,8 +67,8 @@ def trim(path: str | Path, bot: str) -> bool:
     size, files = usage(path)
     if size <= MAX_MB << 20 and files <= MAX_FILES:
         return False
-    shutil.rmtree(path, ignore_errors=True)
+    trees.remove(path)
     path.mkdir(parents=True, exist_ok=True)
     warnings.warn(CacheReset(f"bot {bot!r}: its compile cache held {size / 2**20:.0f} MB in {files} files "
-                             f"(at most {MAX_MB} MB, {MAX_FILES} files): emptied"), stacklevel=2)
+                             f"or more (at most {MAX_MB} MB, {MAX_FILES} files): emptied"), stacklevel=2)
     return True

@@ -71,9 +71,9 @@ def bwrap_path() -> str | None:
 
 
 @lru_cache(maxsize=None)
-def _bwrap_has_size() -> bool:
+def _bwrap_has(option: str) -> bool:
     done = subprocess.run([bwrap_path(), "--help"], capture_output=True, text=True)
-    return "--size" in done.stdout
+    return option in done.stdout
 
 
 def available() -> list[str]:
@@ -283,8 +283,11 @@ class Plan:
         """Bubblewrap's arguments (none for the other mechanisms)."""
         if self.mechanism != "bwrap":
             return []
-        args = [bwrap_path(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL"]
-        if _bwrap_has_size():
+        args = [bwrap_path(), "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session", "--clearenv",
+                "--cap-drop", "ALL"]
+        if _bwrap_has("--disable-userns"):  # no user namespace of its own inside (bubblewrap >= 0.8)
+            args.append("--disable-userns")
+        if _bwrap_has("--size"):
             args += ["--size", str(SCRATCH_MB << 20)]
         args += ["--perms", "1777", "--tmpfs", "/tmp"]  # first: the binds below may lie under /tmp
         for link in ("/lib", "/lib64", "/lib32", "/bin", "/sbin"):

@@ -21,6 +21,9 @@ code starts under it and cannot lift it.  What it refuses:
   would be the host's and outlive the run);
 - leaving its process group (``setsid``, ``setpgid``: the runner ends a build by killing its group),
   watching paths (``inotify_add_watch``: under Landlock it would see the host's files change);
+- memory file descriptors (``memfd_create``: pages no address-space cap counts), new namespaces by
+  ``clone`` (a build's user namespace would hold every capability), having the kernel signal
+  another process for a descriptor's I/O (``fcntl`` ``F_SETOWN``/``F_SETSIG``);
 - new namespaces, mounts (old and new API), BPF, perf events, keyrings, userfaultfd, ``io_uring``,
   the kernel log, the host name, reboot, modules.
 
@@ -42,6 +45,8 @@ PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
 RET_KILL_PROCESS, RET_ALLOW = 0x80000000, 0x7FFF0000
 LD_W_ABS, JEQ_K, JGE_K, JSET_K, RET_K = 0x20, 0x15, 0x35, 0x45, 0x06
 CLONE_THREAD, AF_UNIX = 0x10000, 1
+CLONE_NEW = 0x7E020080  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME
+F_SETOWN, F_SETSIG, F_SETOWN_EX = 8, 10, 15  # fcntl: who gets the signal of a descriptor's I/O
 X32_BIT = 0x40000000
 
 # architecture -> (AUDIT_ARCH, {name: number}); names missing on an architecture are left out
@@ -60,7 +65,8 @@ _ARCH = {
         removexattr=197, lremovexattr=198, fremovexattr=199, prlimit64=302, setpriority=141, sched_setparam=142,
         sched_setscheduler=144, sched_setaffinity=203, sched_setattr=314, ioprio_set=251, migrate_pages=256,
         move_pages=279, shmget=29, shmat=30, shmctl=31, semget=64, semop=65, semctl=66, msgget=68, msgsnd=69,
-        msgrcv=70, msgctl=71, semtimedop=220, mq_open=240, setsid=112, setpgid=109, inotify_add_watch=254)),
+        msgrcv=70, msgctl=71, semtimedop=220, mq_open=240, setsid=112, setpgid=109, inotify_add_watch=254,
+        memfd_create=319, memfd_secret=447, fcntl=72)),
     "aarch64": (0xC00000B7, dict(
         clone=220, clone3=435, socket=198, socketpair=199, connect=203, bind=200, sendto=206, sendmsg=211,
         sendmmsg=269, io_uring_setup=425, ptrace=117, process_vm_readv=270,
@@ -75,7 +81,7 @@ _ARCH = {
         sched_setparam=118, sched_setscheduler=119, sched_setaffinity=122, sched_setattr=274, ioprio_set=30,
         migrate_pages=238, move_pages=239, msgget=186, msgctl=187, msgrcv=188, msgsnd=189, semget=190,
         semctl=191, semtimedop=192, semop=193, shmget=194, shmctl=195, shmat=196, mq_open=180, setsid=157,
-        setpgid=154, inotify_add_watch=27)),
+        setpgid=154, inotify_add_watch=27, memfd_create=279, memfd_secret=447, fcntl=25)),
 }
 _DENIED = ("fork", "vfork", "io_uring_setup", "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open",
            "pidfd_getfd", "pidfd_send_signal", "kcmp", "tkill", "unshare", "setns", "mount", "umount2",
@@ -85,7 +91,7 @@ _DENIED = ("fork", "vfork", "io_uring_setup", "ptrace", "process_vm_readv", "pro
            "setdomainname", "reboot", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown",
            "fchownat", "utime", "utimes", "futimesat", "utimensat", "ioprio_set", "migrate_pages", "move_pages",
            "shmget", "shmat", "shmctl", "semget", "semop", "semctl", "semtimedop", "msgget", "msgsnd", "msgrcv",
-           "msgctl", "mq_open", "setsid", "setpgid", "inotify_add_watch", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr")
+           "msgctl", "mq_open", "setsid", "setpgid", "inotify_add_watch", "memfd_create", "memfd_secret", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr")
 _SOCKETS = ("socket", "connect", "bind", "sendmsg", "sendmmsg")
 _SIGNALS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")  # first argument: the target pid
 # first argument a pid: allowed on the bot itself only (0 or its own pid), never on another process
@@ -137,9 +143,20 @@ def program(pid: int, machine: str | None = None, processes: bool = False) -> by
     for name in _DENIED:
         if not (processes and name in _BUILD_ONLY):
             when(name, [refuse])
+    # clone: never into new namespaces (a user namespace would hand a build every capability in it);
+    # outside a build, threads only. clone3 (whose flags sit in memory) is answered ENOSYS: the C
+    # library then uses clone.
+    allow = _op(RET_K, RET_ALLOW)
+    if processes:
+        when("clone", [_op(LD_W_ABS, _argument(0)), _op(JSET_K, CLONE_NEW, 0, 1), refuse, allow])
+    else:
+        when("clone", [_op(LD_W_ABS, _argument(0)), _op(JSET_K, CLONE_NEW, 1, 0), _op(JSET_K, CLONE_THREAD, 1, 0),
+                       refuse, allow])
+    when("clone3", [_op(RET_K, _errno(errno.ENOSYS))])
+    # fcntl: no F_SETOWN/F_SETSIG, which would have the kernel signal another process (the runner)
+    when("fcntl", [_op(LD_W_ABS, _argument(1)), _op(JEQ_K, F_SETOWN, 3, 0), _op(JEQ_K, F_SETOWN_EX, 2, 0),
+                   _op(JEQ_K, F_SETSIG, 1, 0), allow, refuse])
     if not processes:
-        when("clone", argument_is(0, JSET_K, CLONE_THREAD, _errno(errno.EPERM)))
-        when("clone3", [_op(RET_K, _errno(errno.ENOSYS))])
         for name in _SIGNALS:
             when(name, argument_is(0, JEQ_K, pid, _errno(errno.EPERM)))
     for name in _OWN:

@@ -12,7 +12,6 @@ import atexit
 import json
 import os
 import select
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 
 from pathlib import Path
 
+from hbs.sandbox import trees
 from hbs.sandbox.confinement import Plan, TaskCap, task_cap
 from hbs.errors import InputError
 from hbs.contract.manifest import Manifest
@@ -285,4 +285,4 @@ class Worker:
                 pass
         self.stderr.close()
         if self.scratch:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            trees.remove(self.scratch)
