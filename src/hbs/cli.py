@@ -38,7 +38,9 @@ from hbs.core.loaders import load_words
 from hbs.people.remote_bot import RemoteBot
 from hbs.core.rule import grade as grade_rule
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Run, test and rank Mastermind-family codebreaking bots.")
+# rich_markup_mode=None: help texts are plain ("[default: 4]", "hbs[ray]" are not markup)
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Run, test and rank Mastermind-family codebreaking bots.")
 out = Console(highlight=False)
 
 BotsDirs = Annotated[list[str], typer.Option("--bots-dir", help="Extra folder of bot files (searched first).")]

@@ -43,7 +43,9 @@ def test_a_terminal_of_80_columns_drops_columns_never_cuts(tmp_path):
     text = out.getvalue()
     assert "…" not in text and all(len(line) <= 80 for line in text.splitlines())
     assert all(cell in text for cell in cells(board))
-    assert "median" not in text  # the first column to go
+    header = next(line for line in text.splitlines() if line.split()[:1] == ["bot"])
+    assert "median" not in header  # the first column to go
+    assert "(median" in text and "left out at this width" in text  # and it says so
 
 
 def test_piped_it_is_plain_text_with_every_column(tmp_path):

@@ -86,9 +86,14 @@ class Grid:
 
 
 def show(grid: Grid, out: Console) -> None:
-    """Print ``grid`` on ``out``: drawn on a terminal, plain text otherwise."""
+    """Print ``grid`` on ``out``: drawn on a terminal (saying which columns did not fit), plain text
+    otherwise."""
     if out.is_terminal:
         out.print(grid.rich(out.width))
+        left = [c.header for k, c in enumerate(grid.columns) if k not in grid.fitting(out.width)]
+        if left:
+            out.print(Text(f"({', '.join(left)}: left out at this width; widen the terminal, or pipe, "
+                           "--markdown, --json)", style="dim"))
     else:
         out.file.write(grid.plain() + "\n")
         out.file.flush()
