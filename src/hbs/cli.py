@@ -384,7 +384,7 @@ def show(
                 raise InputError(f"no game with secret {secret!r}", file)
             index = found[0]
         else:
-            index = (game or 1) - 1
+            index = (1 if game is None else game) - 1
             if not 0 <= index < len(records):
                 raise InputError(f"--game must be 1..{len(records)}, got {game}", file)
         record = records[index]

@@ -116,6 +116,7 @@ def test_show_prints_one_game_of_a_replay_file(tmp_path):
     first = invoke("show", str(replays)).stdout
     assert "game 1/5  secret '1111'" in first and "1122" in first
     assert "--game must be 1..5" in one_error_line(invoke("show", str(replays), "--game", "9"))
+    assert "--game must be 1..5, got 0" in one_error_line(invoke("show", str(replays), "--game", "0"))
     assert "no game with secret" in one_error_line(invoke("show", str(replays), "--secret", "9999"))
     assert "no such replay file" in one_error_line(invoke("show", str(tmp_path / "none.jsonl")))
     replays.write_text(replays.read_text() + "{not json\n")
