@@ -44,12 +44,14 @@ class Grid:
         """A row; every cell is cleaned (control characters escaped): it may hold a bot's text."""
         self.rows.append([sanitize.clean(c, sanitize.ERROR) for c in cells])
 
-    def widths(self, shown: list[int]) -> list[int]:
+    def widths(self, shown: list[int], wrapped: bool = True) -> list[int]:
+        """The width of each shown column's widest cell (a wrapping column's at most WRAP_MIN, unless
+        not ``wrapped``)."""
         out = []
         for k in shown:
             cells = [len(r[k]) for r in self.rows] + ([len(self.columns[k].header)] if self.header else [])
             width = max(cells, default=0)
-            out.append(min(width, WRAP_MIN) if self.columns[k].wrap else width)
+            out.append(min(width, WRAP_MIN) if wrapped and self.columns[k].wrap else width)
         return out
 
     def fitting(self, width: int) -> list[int]:
@@ -62,8 +64,7 @@ class Grid:
     def plain(self) -> str:
         """Plain text, every cell whole."""
         shown = list(range(len(self.columns)))
-        widths = [max([len(r[k]) for r in self.rows] + [len(self.columns[k].header) if self.header else 0])
-                  for k in shown]
+        widths = self.widths(shown, wrapped=False)
         lines = [self.title] if self.title else []
         rows = ([[c.header for c in self.columns]] if self.header else []) + self.rows
         for row in rows:

@@ -170,26 +170,12 @@ class BotSource:
         digest = hashlib.sha256(str(self.entry_point or "").encode())
         for path in self.files():
             for file in sorted(p for p, _ in trees.walk(path)) if path.is_dir() else [path]:
-                data = _regular(file)
-                if data is not None:
-                    digest.update(str(file.relative_to(path.parent)).encode() + b"\0" + data)
+                try:  # regular files only, never through a link
+                    data = trees.read_regular(file)
+                except OSError:
+                    continue
+                digest.update(str(file.relative_to(path.parent)).encode() + b"\0" + data)
         return digest.hexdigest()
-
-
-def _regular(path: Path) -> bytes | None:
-    """The content of ``path`` if it is a regular file, read through a descriptor of that file: not a
-    link, FIFO or device put in its place."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
-    finally:
-        os.close(fd)
 
 
 def check_links(name: str, folder: Path) -> None:

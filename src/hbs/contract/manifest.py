@@ -5,16 +5,14 @@ The protocol such a program speaks is ``docs/protocol.md``.  Reading a manifest 
 
 from __future__ import annotations
 
-import errno
-import os
 import shutil
-import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hbs.core.games import KINDS
 from hbs.errors import BotLoadError
+from hbs.sandbox import trees
 
 FILE = "bot.toml"
 SEARCH_PATH = "/usr/local/bin:/usr/bin:/bin"  # the PATH a confined program gets
@@ -50,7 +48,7 @@ def read(folder: str | Path) -> Manifest:
     folder = Path(folder)
     path = folder / FILE
     try:
-        data = tomllib.loads(_text(path))
+        data = tomllib.loads(trees.read_regular(path, MAX_BYTES).decode("utf-8"))
     except OSError as exc:
         raise BotLoadError(f"cannot read: {exc.strerror}", path) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
@@ -72,21 +70,6 @@ def read(folder: str | Path) -> Manifest:
         raise BotLoadError("description must be a string and options a table", path)
     return Manifest(folder.resolve(), tuple(command), frozenset(games), tuple(build), description,
                     {str(k): str(v) for k, v in options.items()})
-
-
-def _text(path: Path) -> str:
-    """The file's text: a regular file (not a link, not a FIFO a build left there: it would block
-    the runner) of at most :data:`MAX_BYTES`."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        data = os.read(fd, MAX_BYTES + 1)
-    finally:
-        os.close(fd)
-    if len(data) > MAX_BYTES:
-        raise OSError(errno.EFBIG, f"over {MAX_BYTES:,} bytes")
-    return data.decode("utf-8")
 
 
 def _strings(value: object, key: str, path: Path) -> list[str]:

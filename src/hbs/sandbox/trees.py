@@ -4,6 +4,7 @@ bot that nests a thousand folders would take the runner down with a RecursionErr
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -39,6 +40,22 @@ def walk(root: str | Path, max_depth: int | None = None) -> Iterator[tuple[Path,
             yield path, info
             if stat.S_ISDIR(info.st_mode):
                 stack.append((path, depth + 1))
+
+
+def read_regular(path: str | Path, limit: int | None = None) -> bytes:
+    """The content of ``path``, read through a descriptor of the file itself: OSError for a link, a
+    FIFO or a device put in its place (a FIFO would block the reader), or a file over ``limit`` bytes."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read() if limit is None else fh.read(limit + 1)
+    finally:
+        os.close(fd)
+    if limit is not None and len(data) > limit:
+        raise OSError(errno.EFBIG, f"over {limit:,} bytes")
+    return data
 
 
 def remove(path: str | Path) -> None:
