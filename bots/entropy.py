@@ -6,7 +6,6 @@ Phrase games: spacing inference, packed-count search and expected-log selection
 (:mod:`hbs.strategies.phrases.passphrase`); option ``seed`` picks the samples it designs its probes on.
 """
 
-from hbs import Guess
 from hbs.strategies import PartitionBot
 from hbs.strategies.phrases.passphrase import PhraseBreaker
 
@@ -32,5 +31,4 @@ class Entropy(PartitionBot):
     def guess(self, history):
         if self.breaker is None:
             return super().guess(history)
-        guess, phase, remaining = self.breaker.guess(history)
-        return Guess(guess, remaining, phase)
+        return self.breaker.guess(history)

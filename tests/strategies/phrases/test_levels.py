@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from hbs.strategies.phrases import levels
+from hbs.strategies.phrases import level_sums, level_walks, levels, sum_table
 from hbs.strategies.phrases.levels import LevelSearch
 from hbs.strategies.phrases.packing import pack
 
@@ -80,9 +80,9 @@ def test_a_count_of_more_meetings_than_its_cap_is_estimated(seed):
     assert {tuple(t) for t in capped.sample(50, np.random.default_rng(seed)).tolist()} <= fit
     left, mid, right = exact._left, exact._mid, exact._right
     args = (left.keys[-1], mid.keys[-1], right.keys[-1], right.tables[-1], pack(target[None].astype(np.uint8))[0])
-    *every, whole = levels.meet(*args)
+    *every, whole = level_walks.meet(*args)
     assert whole and len(every[0]) == exact.meetings
-    *some, whole = levels.meet(*args, exact.meetings - 1)
+    *some, whole = level_walks.meet(*args, exact.meetings - 1)
     assert not whole
 
 
@@ -171,7 +171,7 @@ def test_the_focus_is_the_middle_or_the_widest_slot_of_a_slow_side(steps, expect
 
 
 def reference_level(prev, prev_counts, rows, sizes, high, low):
-    """``levels.combine`` by a dictionary: each in-bounds sum of (a sum below, a slot row), in the
+    """``level_sums.combine`` by a dictionary: each in-bounds sum of (a sum below, a slot row), in the
     order of its first pair, with the tuples behind it."""
     level: dict[tuple, float] = {}
     for p, d in itertools.product(range(len(prev)), range(len(rows))):
@@ -195,12 +195,12 @@ def test_a_level_is_every_in_bounds_sum_in_first_seen_order(seed):
     high = rng.integers(4, 12, fields)
     low = np.maximum(0, high - rng.integers(2, 12, fields))
     want = reference_level(prev, prev_counts, rows, sizes, high, low)
-    for bucket_steps in (1.0, 8.0, float(levels.BUCKET_STEPS)):
-        keys, counts, table = levels.combine(pack(prev), prev_counts, pack(rows), sizes, levels._packed(high),
+    for bucket_steps in (1.0, 8.0, float(level_sums.BUCKET_STEPS)):
+        keys, counts, table = level_sums.combine(pack(prev), prev_counts, pack(rows), sizes, levels._packed(high),
                                              levels._packed(low), bucket_steps)
         got = {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))}
         assert list(got) == list(want) and got == want
-        assert all(levels._lookup(table, keys, keys[i]) == i for i in range(len(keys)))
+        assert all(sum_table._lookup(table, keys, keys[i]) == i for i in range(len(keys)))
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -216,8 +216,8 @@ def test_a_level_over_its_sums_cap_is_not_built(seed):
     want = reference_level(prev, ones_p, rows, ones_r, high, low)
     args = (pack(prev), ones_p, pack(rows), ones_r, levels._packed(high), levels._packed(low), 8.0)
     if len(want) > 1:
-        assert levels.combine(*args, max_sums=len(want) - 1) is None
-    keys, counts, _ = levels.combine(*args, max_sums=10 * len(want))
+        assert level_sums.combine(*args, max_sums=len(want) - 1) is None
+    keys, counts, _ = level_sums.combine(*args, max_sums=10 * len(want))
     assert len(keys) == len(want) and counts.sum() == len(prev) * len(rows)
 
 
@@ -233,9 +233,9 @@ def test_guided_positions_are_numpys_searchsorted(seed):
                np.exp(rng.normal(0, 8, n)) if kind == 1 else rng.random(n) * 1e12)
     cum = np.cumsum(weights)
     u = np.concatenate([rng.random(5000), [0.0, 1 - 2**-53, 0.5], cum[rng.integers(0, n, 200)] / cum[-1]])
-    table = levels.guide(cum)
+    table = level_walks.guide(cum)
     for needles in (u, np.sort(u)):
-        assert np.array_equal(levels.positions(cum, table, needles, cum[-1]),
+        assert np.array_equal(level_walks.positions(cum, table, needles, cum[-1]),
                               np.searchsorted(cum, needles * cum[-1], side="right"))
 
 
@@ -247,7 +247,7 @@ def test_completing_draws_finds_the_right_row_of_the_scalar_rule(seed):
     some leave a residual that is no right row.  More draws than its chunk, and a last chunk part full."""
     rng = np.random.default_rng(seed)
     fields, deferred = int(rng.integers(1, 20)), int(rng.integers(0, 3))
-    draws = int(rng.integers(1, 3 * levels.CHUNK + 7))
+    draws = int(rng.integers(1, 3 * level_walks.CHUNK + 7))
     left, mid, rows = (rng.integers(0, 5, (int(rng.integers(1, 40)), fields)) for _ in range(3))
     extra = rng.integers(0, 3, (int(rng.integers(1, 10)), fields))
     a, m = rng.integers(0, len(left), draws), rng.integers(0, len(mid), draws)
@@ -259,8 +259,8 @@ def test_completing_draws_finds_the_right_row_of_the_scalar_rule(seed):
     chosen = residual[rng.random(draws) < 0.5]
     right = np.unique(np.concatenate([rows, np.mod(chosen, 128)]), axis=0)
     b_keys = pack(right.astype(np.uint8))
-    got = levels.complete(pack(left.astype(np.uint8)), a, pack(mid.astype(np.uint8)), m, pack(extra.astype(np.uint8)),
-                          e, b_keys, levels.build_table(b_keys), levels.build_filter(b_keys),
+    got = level_walks.complete(pack(left.astype(np.uint8)), a, pack(mid.astype(np.uint8)), m, pack(extra.astype(np.uint8)),
+                          e, b_keys, sum_table.build_table(b_keys), sum_table.build_filter(b_keys),
                           levels._packed(target))
     # the scalar rule: every partial residual non-negative (so the full one is), then a row equal to it
     position = {tuple(r): i for i, r in enumerate(right)}

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from hbs.core.feedback import grade
 from hbs.strategies.phrases import probes
 from hbs.strategies.phrases.alphabet import ASCII_LETTERS
-from hbs.strategies.phrases.packing import (MAX_FIELD, TupleSearch, distinct_rows, group_rows, pack, packed_after, refined_order,
-                                   row_order)
+from hbs.strategies.phrases.packing import MAX_FIELD, pack, packed_after
+from hbs.strategies.phrases.rows import distinct_rows, group_rows, refined_order, row_order
+from hbs.strategies.phrases.tuple_search import TupleSearch
 
 
 @st.composite

@@ -19,331 +19,54 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-from numba import njit
 
-from hbs.strategies.phrases.packing import (FIELDS_PER_WORD, GUARD, _NOT_GUARD, _Distinct, _grown, _hash, _lookup, _residual, build_filter,
-                      build_table, filter_bit, filter_has, pack)
+from hbs.strategies.phrases.level_sums import combine
+from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, meet, positions
+from hbs.strategies.phrases.packing import FIELDS_PER_WORD, pack
+from hbs.strategies.phrases.rows import _Distinct
+from hbs.strategies.phrases.sum_table import build_filter, build_table
+
 
 #: Below this many tuples (times the draw) a sample is drawn without replacement from the full list.
 LIST_FACTOR = 8
+
+
 #: Steps (sums of the smaller side times middle sums) of an exact count; beyond, it is estimated.
 WORK_BUDGET = 1e7
+
+
 #: Draws of the estimate: first, at most, and the hits that are enough.
 DRAWS, MAX_DRAWS, ENOUGH_HITS = 1 << 16, 1 << 21, 4000
+
+
 #: When no draw fits and the exact count would take over this many times the budget, the search
 #: is ``loose`` (see :meth:`LevelSearch.sample`) instead.
 LOOSE_ABOVE = 3
+
+
 #: Slots a side holds at most (its last level's sums, counted, can number millions); the middle
 #: takes the rest.
 SIDE_SLOTS = 2
+
+
 #: A middle slot beyond the first ``SIDE_SLOTS`` is counted into a level only while that takes at
 #: most this many steps (sums below times the slot's rows); otherwise it is *deferred*: drawn
 #: alone, and the count estimated (seven words' third level would grow to tens of millions of sums).
 LEVEL_BUDGET = 4e6
+
+
 #: A side's levels that took over this many steps to build (40 ns a step where sums repeat, up to
 #: 300 where nearly all are distinct) are where a guess's time goes: an estimated count's probe then
 #: sorts out that side's widest slot (see ``LevelSearch.focus``).
 FOCUS_STEPS = 2e7
+
+
 #: A side's level that would take over this many steps is not built: its slot is deferred (drawn
 #: alone, the count estimated) and the probes sort that slot out (see ``LevelSearch.focus``).
 #: So is one whose level would hold over ``SIDE_SUMS`` sums (see ``_by_buckets``; about 60 bytes a
 #: sum at its peak): four words of 100,000 give pair levels of hundreds of millions of sums, which
 #: take minutes and more memory than a worker has.
 SIDE_STEPS, SIDE_SUMS = 1e8, 1.6e7
-
-
-#: A level's sums are aggregated a *bucket* at a time: the sums that agree in a few chosen fields
-#: (:func:`_bucket_fields`), each bucket in a small hash table that stays in cache (one table for
-#: the whole level: 190-380 ns a step, most of it cache and TLB misses; by buckets, 38 ns).  At most
-#: this many buckets (the chosen fields' value combinations), and about this many steps a bucket.
-MAX_BUCKETS, BUCKET_STEPS = 1 << 11, 1 << 16
-
-
-@njit(cache=True, inline="always")
-def _field(key: np.ndarray, f: int) -> int:
-    return np.int64((key[f // FIELDS_PER_WORD] >> np.uint64(8 * (f % FIELDS_PER_WORD))) & np.uint64(0xFF))
-
-
-@njit(cache=True)
-def _ranges(keys: np.ndarray, rows: np.ndarray, n_fields: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each field's least and most value over ``keys[rows]``."""
-    least = np.full(n_fields, 255, dtype=np.int64)
-    most = np.zeros(n_fields, dtype=np.int64)
-    for r in rows:
-        for f in range(n_fields):
-            value = _field(keys[r], f)
-            least[f] = min(least[f], value)
-            most[f] = max(most[f], value)
-    return least, most
-
-
-@njit(cache=True)
-def _bucket_fields(p_least: np.ndarray, p_most: np.ndarray, d_least: np.ndarray, d_most: np.ndarray,
-                   high: np.ndarray, low: np.ndarray, steps: float, bucket_steps: float) -> tuple[np.ndarray, np.ndarray, int]:
-    """The fields that name a sum's bucket, widest range of sums first, until the buckets are about
-    ``steps / bucket_steps`` or ``MAX_BUCKETS`` (each field's place value in the bucket number, the
-    number of buckets): a field's digit is ``sum - p_least - d_least``, below its radix, so the
-    bucket of ``p + d`` is the bucket number of ``p`` plus that of ``d``."""
-    n_fields = p_least.shape[0]
-    width = np.minimum(high, p_most + d_most) - np.maximum(low, p_least + d_least) + 1
-    chosen = np.zeros(0, dtype=np.int64)
-    place = np.zeros(0, dtype=np.int64)
-    buckets, spread = 1, 1.0
-    for f in np.argsort(-width, kind="mergesort"):
-        if width[f] <= 1 or spread * bucket_steps >= steps:
-            break
-        radix = p_most[f] - p_least[f] + d_most[f] - d_least[f] + 1
-        if buckets * radix <= MAX_BUCKETS:
-            chosen = np.append(chosen, f)
-            place = np.append(place, buckets)
-            buckets *= radix
-            spread *= width[f]
-    return chosen, place, buckets
-
-
-@njit(cache=True)
-def _grouped(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, chosen: np.ndarray, place: np.ndarray,
-             buckets: int) -> tuple[np.ndarray, np.ndarray]:
-    """``rows`` by bucket number (stable): ``order[first[v] : first[v + 1]]`` are those of bucket ``v``."""
-    number = np.zeros(rows.shape[0], dtype=np.int64)
-    for i in range(rows.shape[0]):
-        for c in range(chosen.shape[0]):
-            number[i] += (_field(keys[rows[i]], chosen[c]) - least[chosen[c]]) * place[c]
-    first = np.zeros(buckets + 1, dtype=np.int64)
-    for v in number:
-        first[v + 1] += 1
-    first = np.cumsum(first)
-    return rows[np.argsort(number, kind="mergesort")], first
-
-
-@njit(cache=True, nogil=True)
-def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarray, d_first: np.ndarray,
-            prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
-            high: np.ndarray, low: np.ndarray, t_keys: np.ndarray, t_counts: np.ndarray, t_first: np.ndarray,
-            used: np.ndarray) -> int:
-    """The sums of bucket ``v`` (``d_keys``, ``d_sizes`` in ``d_order``) into the empty table
-    (``t_first`` -1 where free; each sum's first step ``p * len(d_keys) + d`` kept, for the order);
-    returns how many distinct sums, stopping once the table is over half full.  (A kernel of its
-    own that never replaces an array, with rows copied element by element: an array variable that
-    may be replaced inside the loop, or a row assigned whole, cost reference count updates (atomic)
-    at every step, a third to two thirds of the time, ``perf`` showed.)"""
-    words, nd = high.shape[0], d_keys.shape[0]
-    mask = np.uint64(t_first.shape[0] - 1)
-    s = np.empty(words, dtype=np.uint64)
-    m = 0
-    for a in range(min(v + 1, p_first.shape[0] - 1)):
-        b = v - a
-        if p_first[a + 1] == p_first[a] or b >= d_first.shape[0] - 1:
-            continue
-        for i in range(p_first[a], p_first[a + 1]):
-            p = p_order[i]
-            for j in range(d_first[b], d_first[b + 1]):
-                outside = np.uint64(0)
-                for k in range(words):
-                    s[k] = prev_keys[p, k] + d_keys[j, k]
-                    outside |= ~((high[k] | GUARD) - s[k]) | ~((s[k] | GUARD) - low[k])
-                if outside & GUARD:
-                    continue
-                slot = _hash(s) & mask
-                while t_first[slot] >= 0:
-                    differ = np.uint64(0)
-                    for k in range(words):
-                        differ |= t_keys[slot, k] ^ s[k]
-                    if differ == 0:
-                        break
-                    slot = (slot + np.uint64(1)) & mask
-                weight = prev_counts[p] * d_sizes[j]
-                step = p * nd + d_order[j]
-                if t_first[slot] >= 0:
-                    t_counts[slot] += weight
-                    t_first[slot] = min(t_first[slot], step)
-                    continue
-                for k in range(words):
-                    t_keys[slot, k] = s[k]
-                t_counts[slot] = weight
-                t_first[slot] = step
-                used[m] = slot
-                m += 1
-                if 2 * m > t_first.shape[0]:
-                    return m
-    return m
-
-
-def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
-            high: np.ndarray, low: np.ndarray, bucket_steps: float = BUCKET_STEPS,
-            max_sums: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The next level: distinct sums ``p + d`` (a sum of the level below, a distinct row of the slot)
-    with ``low <= sum <= high`` in every field, and the tuples behind each
-    (``sum of prev_counts[p] * d_sizes[d]``), in the order of their first ``(p, d)``.  Returns keys,
-    counts and their hash table, or None as soon as the level holds, or is on course to hold, over
-    ``max_sums`` sums (see ``_by_buckets``).  (``bucket_steps``: see ``BUCKET_STEPS``.)"""
-    keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
-    if not whole:
-        return None
-    # numpy's sort and take (vectorized) beat numba's argsort and a gather on millions of sums; each
-    # array is let go as soon as it is used (the largest levels take gigabytes)
-    order = np.argsort(firsts)
-    del firsts
-    keys = np.take(keys, order, axis=0)
-    counts = np.take(counts, order)
-    del order
-    return keys, counts, build_table(keys)
-
-
-@njit(cache=True, nogil=True)
-def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
-                high: np.ndarray, low: np.ndarray, bucket_steps: float,
-                max_sums: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """:func:`combine`'s sums, counts and first steps (``p * len(d_keys) + d``), bucket by bucket,
-    and whether they are all there: it stops once over ``max_sums`` sums, or once a tenth of the
-    steps is done and the sums so far, scaled to all the steps, are over ``max_sums``."""
-    words = high.shape[0]
-    n_fields = FIELDS_PER_WORD * words
-    room = np.empty(words, dtype=np.uint64)
-    live = np.zeros(prev_keys.shape[0], dtype=np.bool_)
-    for p in range(prev_keys.shape[0]):
-        live[p] = _residual(high, prev_keys[p], room)
-    p_rows = np.flatnonzero(live)
-    d_rows = np.arange(d_keys.shape[0])
-    p_least, p_most = _ranges(prev_keys, p_rows, n_fields)
-    d_least, d_most = _ranges(d_keys, d_rows, n_fields)
-    field_high, field_low = np.empty(n_fields, dtype=np.int64), np.empty(n_fields, dtype=np.int64)
-    for f in range(n_fields):
-        field_high[f], field_low[f] = _field(high, f), _field(low, f)
-    chosen, place, buckets = _bucket_fields(p_least, p_most, d_least, d_most, field_high, field_low,
-                                            float(p_rows.shape[0]) * d_keys.shape[0], bucket_steps)
-    p_order, p_first = _grouped(prev_keys, p_rows, p_least, chosen, place, buckets)
-    d_order, d_first = _grouped(d_keys, d_rows, d_least, chosen, place, buckets)
-    d_grouped, sizes_grouped = d_keys[d_order], d_sizes[d_order]
-    size = 1024
-    t_keys = np.empty((size, words), dtype=np.uint64)
-    t_counts = np.zeros(size, dtype=np.float64)
-    t_first = np.full(size, -1, dtype=np.int64)
-    used = np.empty(size, dtype=np.int64)
-    keys = np.empty((1024, words), dtype=np.uint64)
-    counts = np.zeros(1024, dtype=np.float64)
-    firsts = np.empty(1024, dtype=np.int64)
-    n, done, total = 0, 0.0, float(p_rows.shape[0]) * d_keys.shape[0]
-    for v in range(buckets):
-        if n > max_sums or (10 * done >= total and n * total > max_sums * done):
-            return keys[:0], counts[:0], firsts[:0], False
-        for a in range(min(v + 1, p_first.shape[0] - 1)):  # the bucket's steps
-            if v - a < d_first.shape[0] - 1:
-                done += float(p_first[a + 1] - p_first[a]) * (d_first[v - a + 1] - d_first[v - a])
-        outside = False  # is a field of the bucket's own outside the bounds?
-        for c in range(chosen.shape[0]):
-            f = chosen[c]
-            value = (v // place[c]) % (p_most[f] - p_least[f] + d_most[f] - d_least[f] + 1) + p_least[f] + d_least[f]
-            outside |= value < field_low[f] or value > field_high[f]
-        if outside:
-            continue
-        while True:
-            m = _bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped, sizes_grouped,
-                        high, low, t_keys, t_counts, t_first, used)
-            if 2 * m <= size:
-                break
-            t_first[used[:m]] = -1  # the table filled up: twice the room, and the bucket again
-            size *= 2
-            t_keys = np.empty((size, words), dtype=np.uint64)
-            t_counts = np.zeros(size, dtype=np.float64)
-            t_first = np.full(size, -1, dtype=np.int64)
-            used = np.empty(size, dtype=np.int64)
-        while n + m > keys.shape[0]:  # one at a time: less memory at once
-            keys = _grown(keys, n)
-            counts = _grown(counts, n)
-            firsts = _grown(firsts, n)
-        for u in range(m):
-            slot = used[u]
-            keys[n] = t_keys[slot]
-            counts[n] = t_counts[slot]
-            firsts[n] = t_first[slot]
-            t_first[slot] = -1
-            n += 1
-    return keys[:n], counts[:n], firsts[:n], n <= max_sums
-
-
-@njit(cache=True, nogil=True)
-def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
-         target: np.ndarray, max_meetings: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
-    and True; or, as soon as there are over ``max_meetings``, none and False."""
-    ai = np.empty(1024, dtype=np.int64)
-    di = np.empty(1024, dtype=np.int64)
-    bi = np.empty(1024, dtype=np.int64)
-    r1 = np.empty(target.shape[0], dtype=np.uint64)
-    r2 = np.empty(target.shape[0], dtype=np.uint64)
-    n = 0
-    for a in range(a_keys.shape[0]):
-        if not _residual(target, a_keys[a], r1):
-            continue
-        while n + d_keys.shape[0] > ai.shape[0]:  # room for this row's meetings (not in the loop: see _bucket)
-            ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
-        for d in range(d_keys.shape[0]):
-            if _residual(r1, d_keys[d], r2):
-                g = _lookup(b_table, b_keys, r2)
-                if g >= 0:
-                    ai[n] = a
-                    di[n] = d
-                    bi[n] = g
-                    n += 1
-        if n > max_meetings:
-            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
-    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True
-
-
-@njit(cache=True, nogil=True)
-def descend(states: np.ndarray, u: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_counts: np.ndarray,
-            prev_table: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One step down for each drawn sum ``keys[states[i]]``: the (sum below, slot row) chosen with
-    probability proportional to the tuples behind it, by the uniform number ``u[i]``."""
-    parents = np.empty(states.shape[0], dtype=np.int64)
-    rows = np.empty(states.shape[0], dtype=np.int64)
-    r = np.empty(keys.shape[1], dtype=np.uint64)
-    for i in range(states.shape[0]):
-        key = keys[states[i]]
-        total = 0.0
-        for d in range(d_keys.shape[0]):
-            if _residual(key, d_keys[d], r):
-                p = _lookup(prev_table, prev_keys, r)
-                if p >= 0:
-                    total += prev_counts[p] * d_sizes[d]
-        pick = u[i] * total
-        acc = 0.0
-        for d in range(d_keys.shape[0]):
-            if _residual(key, d_keys[d], r):
-                p = _lookup(prev_table, prev_keys, r)
-                if p >= 0:
-                    acc += prev_counts[p] * d_sizes[d]
-                    parents[i] = p
-                    rows[i] = d
-                    if acc > pick:
-                        break
-    return parents, rows
-
-
-@njit(cache=True, nogil=True)
-def branches(states: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_table: np.ndarray,
-             d_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every step down from each sum ``keys[states[i]]``: (i, sum below, slot row), in order."""
-    cap = max(16, 2 * states.shape[0])
-    src = np.empty(cap, dtype=np.int64)
-    parents = np.empty(cap, dtype=np.int64)
-    rows = np.empty(cap, dtype=np.int64)
-    r = np.empty(keys.shape[1], dtype=np.uint64)
-    n = 0
-    for i in range(states.shape[0]):
-        key = keys[states[i]]
-        while n + d_keys.shape[0] > src.shape[0]:  # room for this sum's steps (not in the loop: see _bucket)
-            src, parents, rows = _grown(src, n), _grown(parents, n), _grown(rows, n)
-        for d in range(d_keys.shape[0]):
-            if _residual(key, d_keys[d], r):
-                p = _lookup(prev_table, prev_keys, r)
-                if p >= 0:
-                    src[n] = i
-                    parents[n] = p
-                    rows[n] = d
-                    n += 1
-    return src[:n].copy(), parents[:n].copy(), rows[:n].copy()
 
 
 def _narrowed(distinct: list[_Distinct], goal: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -367,109 +90,6 @@ def _narrowed(distinct: list[_Distinct], goal: np.ndarray) -> tuple[np.ndarray, 
                 dropped = True
         if not dropped:
             return mins, maxs
-
-
-#: Draws :func:`complete` takes a phase at a time.
-CHUNK = 64
-
-
-@njit(cache=True, nogil=True)
-def complete(a_keys: np.ndarray, a: np.ndarray, d_keys: np.ndarray, m: np.ndarray, e_keys: np.ndarray,
-             e: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray, b_filter: np.ndarray,
-             target: np.ndarray) -> np.ndarray:
-    """For each draw ``i``: the row of ``b_keys`` equal to ``target - a_keys[a[i]] - d_keys[m[i]]``
-    less ``e_keys[e[i, c]]`` for each column ``c`` of ``e`` (rows of deferred slots), or -1
-    (``b_filter``: the :func:`~hbs.strategies.phrases.packing.build_filter` of ``b_keys``).
-
-    ``CHUNK`` draws a phase at a time: their middle rows gathered, then their residuals and filter
-    bits, then the bits tested, then the table probed.  Each phase's loads are independent of each
-    other and the processor overlaps them; draw by draw, every one waited on the one before (2.4
-    times the time, eight words; most draws fit all but the right side, and the filter turns them away).
-    A field that goes below zero clears its guard bit and stays within its byte, so the residual
-    is taken whole and checked once."""
-    n, words = a.shape[0], target.shape[0]
-    out = np.full(n, -1, dtype=np.int64)
-    mid = np.empty((CHUNK, words), dtype=np.uint64)
-    rest = np.empty((CHUNK, words), dtype=np.uint64)
-    bits = np.empty(CHUNK, dtype=np.uint64)
-    fits = np.empty(CHUNK, dtype=np.bool_)
-    for start in range(0, n, CHUNK):
-        size = min(n - start, CHUNK)
-        for j in range(size):
-            for k in range(words):
-                mid[j, k] = d_keys[m[start + j], k]
-        for j in range(size):
-            i = start + j
-            below = np.uint64(0)  # a field's guard bit cleared at some step
-            for k in range(words):
-                v = (target[k] | GUARD) - a_keys[a[i], k]
-                below |= ~v
-                v = ((v & _NOT_GUARD) | GUARD) - mid[j, k]
-                below |= ~v
-                for c in range(e.shape[1]):
-                    v = ((v & _NOT_GUARD) | GUARD) - e_keys[e[i, c], k]
-                    below |= ~v
-                rest[j, k] = v & _NOT_GUARD
-            fits[j] = not (below & GUARD)
-            bits[j] = filter_bit(b_filter, rest[j])
-        for j in range(size):
-            fits[j] = fits[j] and filter_has(b_filter, bits[j])
-        for j in range(size):
-            if fits[j]:
-                out[start + j] = _lookup(b_table, b_keys, rest[j])
-    return out
-
-
-#: Sums a guide table's bucket holds on average (see :func:`guide`).
-GUIDE_SPAN = 4
-
-
-@njit(cache=True, nogil=True)
-def guide(cum: np.ndarray) -> np.ndarray:
-    """A guide table of the nondecreasing ``cum`` (``cum[-1] > 0``) for :func:`positions`: entry
-    ``k`` is how many of ``cum`` are at most ``k / buckets`` of ``cum[-1]``, for about
-    ``len(cum) / GUIDE_SPAN`` buckets (the last entry: ``len(cum)``)."""
-    n = cum.shape[0]
-    buckets = max(1, n // GUIDE_SPAN)
-    out = np.empty(buckets + 2, dtype=np.int64)
-    width = cum[n - 1] / buckets
-    i = 0
-    for k in range(buckets + 1):
-        v = k * width
-        while i < n and cum[i] <= v:
-            i += 1
-        out[k] = i
-    out[buckets + 1] = n
-    return out
-
-
-@njit(cache=True, nogil=True)
-def positions(cum: np.ndarray, table: np.ndarray, u: np.ndarray, scale: float) -> np.ndarray:
-    """``np.searchsorted(cum, u * scale, side="right")``, the same positions, by way of the
-    :func:`guide` ``table``: each search starts in its needle's bucket, a few sums wide, rather
-    than over all of ``cum`` (numpy's binary search over millions of sums in random order took
-    150-220 ns a needle, most of an estimate's time; over 533 sums still 68 ns, its branches
-    mispredicted)."""
-    n = cum.shape[0]
-    buckets = table.shape[0] - 2
-    step = buckets / cum[n - 1]
-    out = np.empty(u.shape[0], dtype=np.int64)
-    for j in range(u.shape[0]):
-        x = u[j] * scale
-        k = min(max(int(x * step), 0), buckets)
-        lo, hi = table[k], table[k + 1]
-        while lo > 0 and cum[lo - 1] > x:  # (rounding put x in a bucket too high or too low)
-            lo -= 1
-        while hi < n and cum[hi] <= x:
-            hi += 1
-        while lo < hi:  # the first of cum[lo:hi + 1] above x: cum[lo - 1] <= x < cum[hi]
-            mid = (lo + hi) >> 1
-            if cum[mid] <= x:
-                lo = mid + 1
-            else:
-                hi = mid
-        out[j] = lo
-    return out
 
 
 def _fields(packed: np.ndarray) -> np.ndarray:

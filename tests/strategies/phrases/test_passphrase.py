@@ -15,7 +15,9 @@ from hbs.core.feedback import grade
 from hbs.core.games import PhraseGame
 from hbs.core.loaders import load_words
 from hbs.core.oracle import Oracle
-from hbs.strategies.phrases.passphrase import PhraseBreaker, Settings
+from hbs.strategies.phrases.counting import SpacingCounts
+from hbs.strategies.phrases.passphrase import PhraseBreaker
+from hbs.strategies.phrases.settings import Settings
 
 TINY = ["a", "be", "cat", "dogs", "eagle", "ferret", "gorilla", "hedgehog", "iguana", "jaguarundi"]
 
@@ -23,7 +25,8 @@ TINY = ["a", "be", "cat", "dogs", "eagle", "ferret", "gorilla", "hedgehog", "igu
 def solve(breaker: PhraseBreaker, secret: str, budget: int = 40, check=None) -> list[str]:
     oracle, history, guesses = Oracle(secret), [], []
     while len(guesses) < budget:
-        guess, phase, remaining = breaker.guess(tuple(history))
+        made = breaker.guess(tuple(history))
+        guess, phase = made.text, made.phase
         if check:
             check(breaker, tuple(history), guess, phase)
         guesses.append(guess)
@@ -184,18 +187,18 @@ def test_a_secret_in_an_uncounted_spacing_too_large_to_list_is_narrowed_not_refu
     words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 5], 30)))
     breaker = PhraseBreaker(PhraseGame(words, 5), settings=Settings(mixture_share=0.6))
     reached = []
-    search = PhraseBreaker._search
+    search = SpacingCounts.search
 
     def estimated_when_listing(self, state, lengths, max_meetings=float("inf")):
         found = search(self, state, lengths, max_meetings)
         if max_meetings == float("inf") and isinstance(found, LevelSearch) and found.count:  # the listing's
             reached.append(tuple(lengths))
-            fields = self._fields_of(tuple(lengths.tolist()), tuple(
-                o for o in state.observations if self._factorizable(o[0])))
+            fields = self.fields_of(tuple(lengths.tolist()), tuple(
+                o for o in state.observations if self.factorizable(o[0])))
             return LevelSearch(fields.slots, fields.target, slot_words=found.slot_words, lengths=lengths, budget=0)
         return found
 
-    monkeypatch.setattr(PhraseBreaker, "_search", estimated_when_listing)
+    monkeypatch.setattr(SpacingCounts, "search", estimated_when_listing)
     for _ in range(12):
         secret = " ".join(rng.choice(words) for _ in range(5))
         guesses = solve(breaker, secret)

@@ -1,0 +1,200 @@
+"""The walks of the level search: where the sides and the middle meet on the target, and the paths
+down the levels from a meeting to the words (one drawn in proportion to the tuples behind each
+step, or every one).
+"""
+
+from __future__ import annotations
+
+
+import numpy as np
+from numba import njit
+
+from hbs.strategies.phrases.packing import GUARD, _NOT_GUARD, _residual
+from hbs.strategies.phrases.sum_table import _grown, _lookup, filter_bit, filter_has
+
+
+@njit(cache=True, nogil=True)
+def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
+         target: np.ndarray, max_meetings: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
+    and True; or, as soon as there are over ``max_meetings``, none and False."""
+    ai = np.empty(1024, dtype=np.int64)
+    di = np.empty(1024, dtype=np.int64)
+    bi = np.empty(1024, dtype=np.int64)
+    r1 = np.empty(target.shape[0], dtype=np.uint64)
+    r2 = np.empty(target.shape[0], dtype=np.uint64)
+    n = 0
+    for a in range(a_keys.shape[0]):
+        if not _residual(target, a_keys[a], r1):
+            continue
+        while n + d_keys.shape[0] > ai.shape[0]:  # room for this row's meetings (not in the loop: see _bucket)
+            ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
+        for d in range(d_keys.shape[0]):
+            if _residual(r1, d_keys[d], r2):
+                g = _lookup(b_table, b_keys, r2)
+                if g >= 0:
+                    ai[n] = a
+                    di[n] = d
+                    bi[n] = g
+                    n += 1
+        if n > max_meetings:
+            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
+    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True
+
+
+@njit(cache=True, nogil=True)
+def descend(states: np.ndarray, u: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_counts: np.ndarray,
+            prev_table: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One step down for each drawn sum ``keys[states[i]]``: the (sum below, slot row) chosen with
+    probability proportional to the tuples behind it, by the uniform number ``u[i]``."""
+    parents = np.empty(states.shape[0], dtype=np.int64)
+    rows = np.empty(states.shape[0], dtype=np.int64)
+    r = np.empty(keys.shape[1], dtype=np.uint64)
+    for i in range(states.shape[0]):
+        key = keys[states[i]]
+        total = 0.0
+        for d in range(d_keys.shape[0]):
+            if _residual(key, d_keys[d], r):
+                p = _lookup(prev_table, prev_keys, r)
+                if p >= 0:
+                    total += prev_counts[p] * d_sizes[d]
+        pick = u[i] * total
+        acc = 0.0
+        for d in range(d_keys.shape[0]):
+            if _residual(key, d_keys[d], r):
+                p = _lookup(prev_table, prev_keys, r)
+                if p >= 0:
+                    acc += prev_counts[p] * d_sizes[d]
+                    parents[i] = p
+                    rows[i] = d
+                    if acc > pick:
+                        break
+    return parents, rows
+
+
+@njit(cache=True, nogil=True)
+def branches(states: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_table: np.ndarray,
+             d_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every step down from each sum ``keys[states[i]]``: (i, sum below, slot row), in order."""
+    cap = max(16, 2 * states.shape[0])
+    src = np.empty(cap, dtype=np.int64)
+    parents = np.empty(cap, dtype=np.int64)
+    rows = np.empty(cap, dtype=np.int64)
+    r = np.empty(keys.shape[1], dtype=np.uint64)
+    n = 0
+    for i in range(states.shape[0]):
+        key = keys[states[i]]
+        while n + d_keys.shape[0] > src.shape[0]:  # room for this sum's steps (not in the loop: see _bucket)
+            src, parents, rows = _grown(src, n), _grown(parents, n), _grown(rows, n)
+        for d in range(d_keys.shape[0]):
+            if _residual(key, d_keys[d], r):
+                p = _lookup(prev_table, prev_keys, r)
+                if p >= 0:
+                    src[n] = i
+                    parents[n] = p
+                    rows[n] = d
+                    n += 1
+    return src[:n].copy(), parents[:n].copy(), rows[:n].copy()
+
+
+#: Draws :func:`complete` takes a phase at a time.
+CHUNK = 64
+
+
+@njit(cache=True, nogil=True)
+def complete(a_keys: np.ndarray, a: np.ndarray, d_keys: np.ndarray, m: np.ndarray, e_keys: np.ndarray,
+             e: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray, b_filter: np.ndarray,
+             target: np.ndarray) -> np.ndarray:
+    """For each draw ``i``: the row of ``b_keys`` equal to ``target - a_keys[a[i]] - d_keys[m[i]]``
+    less ``e_keys[e[i, c]]`` for each column ``c`` of ``e`` (rows of deferred slots), or -1
+    (``b_filter``: the :func:`~hbs.strategies.phrases.packing.build_filter` of ``b_keys``).
+
+    ``CHUNK`` draws a phase at a time: their middle rows gathered, then their residuals and filter
+    bits, then the bits tested, then the table probed.  Each phase's loads are independent of each
+    other and the processor overlaps them; draw by draw, every one waited on the one before (2.4
+    times the time, eight words; most draws fit all but the right side, and the filter turns them away).
+    A field that goes below zero clears its guard bit and stays within its byte, so the residual
+    is taken whole and checked once."""
+    n, words = a.shape[0], target.shape[0]
+    out = np.full(n, -1, dtype=np.int64)
+    mid = np.empty((CHUNK, words), dtype=np.uint64)
+    rest = np.empty((CHUNK, words), dtype=np.uint64)
+    bits = np.empty(CHUNK, dtype=np.uint64)
+    fits = np.empty(CHUNK, dtype=np.bool_)
+    for start in range(0, n, CHUNK):
+        size = min(n - start, CHUNK)
+        for j in range(size):
+            for k in range(words):
+                mid[j, k] = d_keys[m[start + j], k]
+        for j in range(size):
+            i = start + j
+            below = np.uint64(0)  # a field's guard bit cleared at some step
+            for k in range(words):
+                v = (target[k] | GUARD) - a_keys[a[i], k]
+                below |= ~v
+                v = ((v & _NOT_GUARD) | GUARD) - mid[j, k]
+                below |= ~v
+                for c in range(e.shape[1]):
+                    v = ((v & _NOT_GUARD) | GUARD) - e_keys[e[i, c], k]
+                    below |= ~v
+                rest[j, k] = v & _NOT_GUARD
+            fits[j] = not (below & GUARD)
+            bits[j] = filter_bit(b_filter, rest[j])
+        for j in range(size):
+            fits[j] = fits[j] and filter_has(b_filter, bits[j])
+        for j in range(size):
+            if fits[j]:
+                out[start + j] = _lookup(b_table, b_keys, rest[j])
+    return out
+
+
+#: Sums a guide table's bucket holds on average (see :func:`guide`).
+GUIDE_SPAN = 4
+
+
+@njit(cache=True, nogil=True)
+def guide(cum: np.ndarray) -> np.ndarray:
+    """A guide table of the nondecreasing ``cum`` (``cum[-1] > 0``) for :func:`positions`: entry
+    ``k`` is how many of ``cum`` are at most ``k / buckets`` of ``cum[-1]``, for about
+    ``len(cum) / GUIDE_SPAN`` buckets (the last entry: ``len(cum)``)."""
+    n = cum.shape[0]
+    buckets = max(1, n // GUIDE_SPAN)
+    out = np.empty(buckets + 2, dtype=np.int64)
+    width = cum[n - 1] / buckets
+    i = 0
+    for k in range(buckets + 1):
+        v = k * width
+        while i < n and cum[i] <= v:
+            i += 1
+        out[k] = i
+    out[buckets + 1] = n
+    return out
+
+
+@njit(cache=True, nogil=True)
+def positions(cum: np.ndarray, table: np.ndarray, u: np.ndarray, scale: float) -> np.ndarray:
+    """``np.searchsorted(cum, u * scale, side="right")``, the same positions, by way of the
+    :func:`guide` ``table``: each search starts in its needle's bucket, a few sums wide, rather
+    than over all of ``cum`` (numpy's binary search over millions of sums in random order took
+    150-220 ns a needle, most of an estimate's time; over 533 sums still 68 ns, its branches
+    mispredicted)."""
+    n = cum.shape[0]
+    buckets = table.shape[0] - 2
+    step = buckets / cum[n - 1]
+    out = np.empty(u.shape[0], dtype=np.int64)
+    for j in range(u.shape[0]):
+        x = u[j] * scale
+        k = min(max(int(x * step), 0), buckets)
+        lo, hi = table[k], table[k + 1]
+        while lo > 0 and cum[lo - 1] > x:  # (rounding put x in a bucket too high or too low)
+            lo -= 1
+        while hi < n and cum[hi] <= x:
+            hi += 1
+        while lo < hi:  # the first of cum[lo:hi + 1] above x: cum[lo - 1] <= x < cum[hi]
+            mid = (lo + hi) >> 1
+            if cum[mid] <= x:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[j] = lo
+    return out

@@ -1,0 +1,52 @@
+"""What the breaker asks of a search over one spacing's phrases, whichever search it is.
+
+:class:`~hbs.strategies.phrases.tuple_search.TupleSearch` lists each side of the phrase (up to four
+words of lists up to a few tens of thousands) and counts exactly; :class:`~hbs.strategies.phrases.levels.LevelSearch`
+counts the sides level by level (any number of words), exactly where that takes few enough steps
+and by drawing otherwise (an *estimate*).  Both hold the word tuples whose packed features sum to
+the answers' target, numbered per slot of the spacing.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+
+class Search(Protocol):
+    """The phrases of one spacing that fit the factorizable answers: counted, drawn, listed."""
+
+    #: The count is exact, and :meth:`all` lists the tuples.
+    exact: bool
+    #: The estimate's draws (0 for an exact count), summed over its rounds.
+    draws: int
+    #: The exact meetings the search holds (the level search's memory; 0 for the tuple search).
+    meetings: int
+    #: The word length of each slot (the spacing searched), and the word indices behind each slot's rows.
+    lengths: np.ndarray | None
+    slot_words: list[np.ndarray] | None
+
+    @property
+    def count(self) -> int:
+        """How many word tuples fit (estimated where not :attr:`exact`)."""
+
+    def all(self) -> np.ndarray:
+        """``int64[count, n]``: every fitting tuple, each word as its index within its slot."""
+
+    def sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """``k`` fitting tuples drawn uniformly (without replacement where they can be listed)."""
+
+
+class Estimate(Search, Protocol):
+    """A search whose count is estimated: what the breaker's probe then aims at."""
+
+    #: No draw fitted: :meth:`loose_sample` draws from the slots' rows within the bounds alone.
+    loose: bool
+
+    @property
+    def focus(self) -> int:
+        """The slot a probe should sort out first (the widest of the slowest side or the middle)."""
+
+    def loose_sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """``k`` tuples drawn from each slot's rows that can still fit, not only from fitting tuples."""

@@ -1,0 +1,85 @@
+"""The phrase breaker's knobs, and the sizes of game it plays within a worker's memory and time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hbs.core.games import PhraseGame
+from hbs.errors import UnsupportedGame
+from hbs.strategies.phrases.alphabet import Alphabet
+
+
+@dataclass
+class Settings:
+    """The knobs of the breaker (studied on generated phrases, never on a phrase list)."""
+
+    # phrases drawn to design a p1 probe; None: 3000 for the tuple search, 1500 for the level search
+    # (on generated 3-word phrases more took fewer guesses up to 3000, none beyond)
+    sample: int | None = None
+    mixture_share: float = 0.05  # leave out of a probe's sample the spacings under this share
+    refresh_batch: int = 2  # spacings counted at a time (fixed: the guesses must not depend on the cores)
+    # spacings counted a guess at most, the most likely (seven and eight words fit thousands at the
+    # first answer: counting them all takes a minute and gigabytes)
+    max_counted: int = 1000
+    # an estimated count's draws a guess at most, all spacings (an estimate of four rounds draws
+    # millions); once over, the spacings left keep their estimated counts and the guess reads the
+    # spacing: eight words would otherwise spend tens of seconds on one guess
+    guess_draws: float = 1.2e7
+    # the level search's exact meetings a guess holds at most, all spacings (32 bytes each); a count
+    # that would take it over is estimated (eight words of 2,048: 24 exact counts of 2.5 million
+    # meetings each, 3 GB)
+    guess_meetings: float = 2.5e7
+    enumerate_below: int = 4000  # list the phrases once at most this many fit
+    score_secrets: int = 1500  # candidates the p2 scores are estimated on
+    score_guesses: int = 150  # candidate phrases tried as p2 guesses
+    passes: int = 3  # coordinate-ascent passes of the probe design
+    # a probe's left side holds only spaces (the spacing is read exactly, the counting stays cheap)
+    # until at most ``pinned_spacings`` spacings are counted; None: when the level search counts
+    pin_spacing: bool | None = None
+    pinned_spacings: int = 4
+    # a spacing not counted again is estimated to keep the mean share of their phrases that those
+    # counted kept (see _refresh), or the median; None: the mean for the tuple search
+    mean_shrink: bool | None = None
+    # the first guess's left side holds letters where they tell the most, with the spaces; None: for
+    # the lists of FIRST_LETTERS (a space probe alone reads the spacing exactly; with letters, more
+    # spacings stay likely and are counted every guess: 50-70 rather than 15-25 for 3 words)
+    first_letters: bool | None = None
+    few_drawn: int = 200  # an estimated count whose draws hold at most this many phrases: guess among them
+
+
+#: The largest word lists measured to play every game within a 4 GB worker and the default time
+#: budgets, by words a phrase; a larger list is declined in setup, one line naming the limit.
+#: The measurements behind each (memory, slowest guess, bank spent) are in docs/performance.md,
+#: "Passphrase schemes".
+MAX_WORDS = {3: 100_000, 4: 100_000, 5: 7_776, 6: 7_776, 7: 7_776, 8: 7_776}
+#: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
+#: five words and more) the level search counts them: the listed sides would outgrow the worker.
+TUPLE_WORDS = {1: float("inf"), 2: float("inf"), 3: 60_000, 4: 2_048}
+#: The largest lists whose first guess holds letters (``Settings.first_letters``), by words a phrase:
+#: where the letters save guesses for the time they cost (more spacings stay likely and are counted);
+#: larger lists make a guess too slow, four words save none.
+FIRST_LETTERS = {1: float("inf"), 2: float("inf"), 3: 40_000}
+#: The game's range (seven and eight words: a middle of three or four slots, whose levels past the
+#: second are drawn rather than counted in the middle of a game, see ``levels.LEVEL_BUDGET``).
+MAX_PHRASE_WORDS = 8
+#: Spacings (word-length tuples) the first guess is designed over: (length classes) ** words
+#: (eight words of seven lengths, 5,764,801: 1.4 GB and 1 s).
+MAX_SPACINGS = 6_000_000
+
+
+def decline(game: PhraseGame) -> None:
+    """Raise :class:`UnsupportedGame`, with the reason, for a phrase game this bot cannot play
+    within its limits: a clear refusal in ``setup`` rather than a crash in every game."""
+    Alphabet(game.words)  # at most MAX_LETTERS characters
+    if game.n_words > MAX_PHRASE_WORDS:
+        raise UnsupportedGame(f"the phrase search plays 1 to {MAX_PHRASE_WORDS} words a phrase, "
+                              f"not {game.n_words}")
+    limit = MAX_WORDS.get(game.n_words)
+    if limit is not None and len(game.words) > limit:
+        raise UnsupportedGame(f"{game.n_words}-word phrases of a list of {len(game.words):,} words: the phrase "
+                              f"search is measured within a 4 GB worker up to {limit:,} words")
+    classes = len({len(w) for w in game.words})
+    if classes**game.n_words > MAX_SPACINGS:
+        raise UnsupportedGame(f"{game.n_words}-word phrases of words of {classes} lengths: "
+                              f"{classes**game.n_words:,} spacings, the phrase search designs over at most "
+                              f"{MAX_SPACINGS:,}")
