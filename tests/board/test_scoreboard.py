@@ -37,6 +37,6 @@ def test_recorded_runs_come_back_ranked_by_total(tmp_path):
 def test_markdown_cells_escape_what_a_record_holds():
     fields = {name: 0 for name in Standing.__dataclass_fields__}
     row = Standing(**{**fields, "bot": "a|b\nc", "game": "g", "secrets": "s", "failures": {"error": 1},
-                      "vs_leader": (0, 0, 0), "confinement": "bwrap", "median": 0.0})
+                      "vs_leader": (0, 0, 0), "confinement": "bwrap", "median": 0.0, "p_vs_leader": None})
     lines = markdown([[row]]).splitlines()
-    assert lines[4].startswith("| a\\|b\\\\nc | ") and len(lines) == 5  # shown: a|b\nc, on one row
+    assert lines[4].startswith("| 0 | a\\|b\\\\nc | ") and len(lines) == 5  # shown: a|b\nc, on one row

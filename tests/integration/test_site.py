@@ -6,6 +6,7 @@ leaving the machine.  Screenshots are kept under the test's tmp folder."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from hbs.arena.replays import read
+from hbs.board.significance import paired_p
 from hbs.core.rule import grade
 
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
@@ -79,9 +81,10 @@ def expected_row(s: dict) -> list[str]:
     failures = ", ".join(f"{k} {v}" for k, v in sorted(s["failures"].items())) or "none"
     vs = s["vs_leader"]
     confinement = s["confinement"] + (" (UNCONFINED)" if s["confinement"] in ("none", "in-process") else "")
-    return [s["bot"], str(s["solved"]), str(s["total_guesses"]), f"{s['mean_guesses']:.4f} ± {s['ci95']:.4f}",
+    p = "-" if s["p_vs_leader"] is None else f"{s['p_vs_leader']:.3g}"
+    return [s["bot"], str(s["rank"]), str(s["solved"]), str(s["total_guesses"]), f"{s['mean_guesses']:.4f} ± {s['ci95']:.4f}",
             f"{s['median']:g}", str(s["max_guesses"]), failures, f"{s['seconds_per_game']:.4f}",
-            f"{vs['won']}/{vs['lost']}/{vs['tied']}", confinement]
+            f"{vs['won']}/{vs['lost']}/{vs['tied']}", p, confinement]
 
 
 def test_bad_files_are_named_and_skipped(made):
@@ -106,16 +109,16 @@ def test_standings_match_the_board_cell_for_cell_and_sort(made, browser):
     assert len(boards) == 2
     for key, rows in boards.items():
         shown = rows_of(page.page, key)
-        assert [r[:10] for r in shown] == [expected_row(s) for s in rows]
+        assert [r[:12] for r in shown] == [expected_row(s) for s in rows]
     page.page.screenshot(path=str(tmp / "standings.png"), full_page=True)
     # sorting by mean: ascending, then descending (ties keep no promised order: compare the values)
     key = next(k for k in boards if k.startswith("mastermind"))
     button = page.page.locator(f'section[data-board="{key}"] th button', has_text="mean")
     button.click()
-    means = [float(r[3].split(" ")[0]) for r in rows_of(page.page, key)]
+    means = [float(r[4].split(" ")[0]) for r in rows_of(page.page, key)]
     assert means == sorted(s["mean_guesses"] for s in boards[key]) and len(means) == 3
     button.click()
-    means = [float(r[3].split(" ")[0]) for r in rows_of(page.page, key)]
+    means = [float(r[4].split(" ")[0]) for r in rows_of(page.page, key)]
     assert means == sorted((s["mean_guesses"] for s in boards[key]), reverse=True)
     assert page.page.locator(f'section[data-board="{key}"] th[aria-sort]').get_attribute("aria-sort") == "descending"
     # head to head: knuth against first, per secret, against the replay files
@@ -126,8 +129,10 @@ def test_standings_match_the_board_cell_for_cell_and_sort(made, browser):
     a = [len(r.steps) for r in read(tmp / "knuth.jsonl")]
     b = [len(r.steps) for r in read(tmp / "first.jsonl")]
     won, lost = sum(x < y for x, y in zip(a, b)), sum(x > y for x, y in zip(a, b))
-    text = section.locator(".h2h-out p").inner_text()
+    text = section.locator(".h2h-out p").first.inner_text()
     assert text == f"knuth needed fewer guesses on {won} secrets, more on {lost}, as many on {len(a) - won - lost}."
+    said = section.locator(".h2h-out p.h2h-p").inner_text()  # the paired test, as the board computed it
+    assert float(re.search(r"p = ([0-9.e+-]+)", said).group(1)) == pytest.approx(paired_p(a, b), rel=1e-2), said
     assert page.clean(), (page.errors, [u for u in page.requests if not u.startswith("file://")])
 
 

@@ -60,23 +60,24 @@ def summary_table(summary: Summary) -> Grid:
     return grid
 
 
-STANDINGS = [Column("bot", keep=9), Column("solved", right=True, keep=7), Column("total", right=True, keep=9),
+STANDINGS = [Column("rank", right=True, keep=9), Column("bot", keep=9), Column("solved", right=True, keep=7), Column("total", right=True, keep=9),
              Column("mean ± 95% CI", right=True, keep=8), Column("median", right=True, keep=1),
              Column("max", right=True, keep=5), Column("failures", keep=6), Column("s/game", right=True, keep=2),
-             Column("W/L/T vs leader", right=True, keep=4), Column("confinement", keep=8)]
+             Column("W/L/T vs leader", right=True, keep=4), Column("p vs leader", right=True, keep=3),
+             Column("confinement", keep=8)]
 
 
 def standings_table(board: "list[Standing]") -> Grid:
     """One board of ``hbs board``: the bots that played one secret set, the leader first."""
-    from hbs.board.scoreboard import played
+    from hbs.board.scoreboard import p_text, played
 
     first = board[0]
     grid = Grid(f"{first.game} — {first.games} secrets (set {first.secrets})", STANDINGS)
     for s in board:
         failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none"
-        grid.add(s.bot, s.solved, s.total_guesses, f"{s.mean_guesses:.4f} ± {s.ci95:.4f}", f"{s.median:g}",
+        grid.add(s.rank, s.bot, s.solved, s.total_guesses, f"{s.mean_guesses:.4f} ± {s.ci95:.4f}", f"{s.median:g}",
                  s.max_guesses, failures, f"{s.seconds_per_game:.4f}", "/".join(map(str, s.vs_leader)),
-                 played(s.confinement))
+                 p_text(s.p_vs_leader), played(s.confinement))
     return grid
 
 

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING, Callable
 
-from hbs.errors import InputError
+from hbs.board import significance
 from hbs.contract.sanitize import markdown_cell
+from hbs.errors import InputError
 
 if TYPE_CHECKING:
     from hbs.arena.runs import RunOutcome
@@ -73,6 +74,8 @@ class Standing:
     seconds_per_game: float
     vs_leader: tuple[int, int, int]  # games won, lost, tied against the leader (fewer guesses wins)
     confinement: str = "unknown"  # bwrap, landlock, none, in-process (unknown: recorded before it was kept)
+    rank: int = 1  # shared with the bot above where their difference is not significant (see significance.py)
+    p_vs_leader: float | None = None  # the paired test's p-value against the leader (None: the leader)
 
     def as_dict(self) -> dict:
         out = dict(vars(self))
@@ -109,7 +112,8 @@ def load_runs(directory: str | Path, skip: Callable[[InputError], None] | None =
 
 
 def standings(runs: list[dict]) -> list[list[Standing]]:
-    """Boards, one per (game, secret set), bots ranked by solved (more first), then mean guesses."""
+    """Boards, one per (game, secret set), bots ordered by solved (more first), then mean guesses;
+    ranks shared where a difference is not significant (:mod:`hbs.board.significance`)."""
     groups: dict[tuple[str, str], list[dict]] = {}
     for run in runs:
         groups.setdefault((run["game"], run["secrets"]), []).append(run)
@@ -130,6 +134,10 @@ def standings(runs: list[dict]) -> list[list[Standing]]:
                 s["max_guesses"], s["failures"], run["seconds_per_game"], (won, lost, len(g) - won - lost),
                 run.get("confinement", "unknown"),
             ))
+        ranked, _ = significance.ranks([run["guesses"] for run in group])
+        for k, (s, run) in enumerate(zip(board, group)):
+            s.rank = ranked[k]
+            s.p_vs_leader = None if k == 0 else significance.paired_p(run["guesses"], leader)
         boards.append(board)
     return boards
 
@@ -140,15 +148,23 @@ def markdown(boards: list[list[Standing]]) -> str:
     for board in boards:
         first = board[0]
         out.append(f"### {first.game} ({first.games} secrets, set {first.secrets})\n")
-        out.append("| bot | solved | total | mean ± 95% CI | median | max | failures | s/game | vs leader (W/L/T) | confinement |")
-        out.append("|---|---:|---:|---:|---:|---:|---|---:|---|---|")
+        out.append("| rank | bot | solved | total | mean ± 95% CI | median | max | failures | s/game | vs leader (W/L/T) "
+                   "| p vs leader | confinement |")
+        out.append("|---:|---|---:|---:|---:|---:|---:|---|---:|---|---:|---|")
         for s in board:
             failures = markdown_cell(", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "none")
-            out.append(f"| {markdown_cell(s.bot)} | {s.solved} | {s.total_guesses} | {s.mean_guesses:.4f} ± {s.ci95:.4f} | "
+            out.append(f"| {s.rank} | {markdown_cell(s.bot)} | {s.solved} | {s.total_guesses} | {s.mean_guesses:.4f} ± {s.ci95:.4f} | "
                        f"{s.median:g} | {s.max_guesses} | {failures} | {s.seconds_per_game:.4f} | "
-                       f"{'/'.join(map(str, s.vs_leader))} | {played(s.confinement)} |")
+                       f"{'/'.join(map(str, s.vs_leader))} | {p_text(s.p_vs_leader)} | {played(s.confinement)} |")
         out.append("")
     return "\n".join(out)
+
+
+def p_text(p: float | None) -> str:
+    """A p-value as boards show it: three significant digits, ``<1e-300`` for underflow, ``-`` for the leader."""
+    if p is None:
+        return "-"
+    return f"{p:.3g}" if p > 0 else "<1e-300"
 
 
 def plot(runs: list[dict], path: str | Path) -> None:

@@ -23,7 +23,8 @@ from typing import Callable, Sequence
 
 from hbs.arena import replays as replay_files
 from hbs.errors import HbsError, InputError
-from hbs.board.scoreboard import Standing, played, standings
+from hbs.board.scoreboard import Standing, p_text, played, standings
+from hbs.board.significance import paired_p
 
 CHUNK = 200  # games a replay chunk file
 HARDEST = 5  # links from a bot's row to its games with the most guesses
@@ -81,8 +82,8 @@ def histogram_svg(board: Sequence[Standing], guesses: dict[str, list[int]]) -> s
     return "".join(parts)
 
 
-COLUMNS = ["bot", "solved", "total", "mean ± 95% CI", "median", "max", "failures", "s/game", "vs leader W/L/T",
-           "confinement", "run", "hardest games"]
+COLUMNS = ["bot", "rank", "solved", "total", "mean ± 95% CI", "median", "max", "failures", "s/game", "vs leader W/L/T",
+           "p vs leader", "confinement", "run", "hardest games"]
 
 
 def standings_rows(board: Sequence[Standing], runs: dict[str, dict], about: dict[str, str],
@@ -97,11 +98,12 @@ def standings_rows(board: Sequence[Standing], runs: dict[str, dict], about: dict
                         for i, secret, n in hardest.get(s.bot, [])) or "no replay kept"
         doc = f"<br><small>{esc(about[s.bot])}</small>" if about.get(s.bot) else ""
         cells = [  # (sort value, shown as HTML)
-            (s.solved, str(s.solved)), (s.total_guesses, str(s.total_guesses)),
+            (s.rank, str(s.rank)), (s.solved, str(s.solved)), (s.total_guesses, str(s.total_guesses)),
             (s.mean_guesses, f"{s.mean_guesses:.4f} ± {s.ci95:.4f}"), (s.median, f"{s.median:g}"),
             (s.max_guesses, str(s.max_guesses)), (failures, esc(failures)),
             (s.seconds_per_game, f"{s.seconds_per_game:.4f}"),
             (s.vs_leader[0] - s.vs_leader[1], "/".join(map(str, s.vs_leader))),
+            (-1 if s.p_vs_leader is None else s.p_vs_leader, p_text(s.p_vs_leader)),
             (s.confinement, esc(played(s.confinement))), (run.get("when", ""), esc(run.get("when", ""))),
             (len(hardest.get(s.bot, [])), hard),
         ]
@@ -166,7 +168,8 @@ def write(folder: str | Path, runs: list[dict], about: dict[str, str] | None = N
         (folder / "data" / "boards" / f"{key}.js").write_text(script(key, {
             "bots": [s.bot for s in board], "guesses": guesses,
             "statuses": {s.bot: by_key[f"{s.bot}__{key}"]["statuses"] for s in board},
-            "runs": {s.bot: f"{s.bot}__{key}" for s in board if s.bot in hardest}, "secrets": secrets}))
+            "runs": {s.bot: f"{s.bot}__{key}" for s in board if s.bot in hardest}, "secrets": secrets,
+            "p": {a.bot: {b.bot: paired_p(guesses[a.bot], guesses[b.bot]) for b in board if b is not a} for a in board}}))
         first = board[0]
         anchor = html.escape(key)
         menu.append(f'<li><a href="#{anchor}">{html.escape(first.game)} — {first.games} secrets (set {first.secrets})</a></li>')
@@ -176,7 +179,8 @@ def write(folder: str | Path, runs: list[dict], about: dict[str, str] | None = N
         sections.append(
             f'<section id="{anchor}" data-board="{anchor}"><h2>{html.escape(first.game)} — {first.games} secrets '
             f'(set {first.secrets})</h2>'
-            f'<table class="standings"><caption>Standings, the leader first: solved, then mean guesses</caption>'
+            f'<table class="standings"><caption>Standings, the leader first: solved, then mean guesses; bots '
+            f'share a rank where the paired test does not tell them apart at 5% (Holm)</caption>'
             f'<thead><tr>{head}</tr></thead><tbody>{standings_rows(board, by_key, about, hardest)}</tbody></table>'
             f'<h3>Guesses a game</h3>{histogram_svg(board, guesses)}'
             f'<h3>Head to head</h3><form class="h2h"><label>bot <select name="a">{options}</select></label> '

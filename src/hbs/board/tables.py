@@ -19,6 +19,7 @@ from rich.text import Text
 from hbs.contract import sanitize
 
 GAP = 2  # spaces between two columns
+EDGES = 2  # the drawn table's left and right edge (a space each in the SIMPLE_HEAD box)
 WRAP_MIN = 24  # the narrowest a wrapped column gets
 
 
@@ -57,7 +58,7 @@ class Grid:
     def fitting(self, width: int) -> list[int]:
         """The columns shown in ``width`` characters: all, or all but the first to go."""
         shown = list(range(len(self.columns)))
-        while len(shown) > 1 and sum(self.widths(shown)) + GAP * (len(shown) - 1) > width:
+        while len(shown) > 1 and sum(self.widths(shown)) + GAP * (len(shown) - 1) + EDGES > width:
             shown.remove(min(shown, key=lambda k: (self.columns[k].keep, -k)))
         return shown
 

@@ -33,7 +33,10 @@ async function headToHead(section, form) {
       rows.push(`<tr><th scope="row">${link}</th><td class="${ga[i] < gb[i] ? "win" : "loss"}">${ga[i]}</td><td>${gb[i]}</td></tr>`);
     }
   }
+  const p = a === b ? 1 : data.p[a][b];
+  const verdict = p < 0.05 ? "a significant difference" : "not a significant difference";
   out.innerHTML = `<p><strong>${escapeHtml(a)}</strong> needed fewer guesses on ${won} secrets, more on ${lost}, as many on ${tied}.</p>` +
+    `<p class="h2h-p">Wilcoxon signed-rank test on the guesses a secret: p = ${p > 0 ? p.toPrecision(3) : "<1e-300"} (${verdict} at 5%).</p>` +
     (rows.length ? `<table class="h2h-table"><caption>Secrets where they differ${rows.length === 200 ? " (the first 200)" : ""}</caption>` +
       `<thead><tr><th scope="col">secret</th><th scope="col">${escapeHtml(a)}</th><th scope="col">${escapeHtml(b)}</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "");
 }
