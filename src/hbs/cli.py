@@ -6,37 +6,37 @@ exit code: 0 ok, 2 bad input, 1 anything else, 130 interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Iterator, Optional
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-import contextlib
-
-from hbs.core.record import GameRecord
-from hbs.contract import catalog
-from hbs.sandbox import confinement
-from hbs.board import console
 from hbs.arena import runs as runner
-from hbs.contract import sanitize
+from hbs.arena.ray_cluster import backend as backend_of
+from hbs.arena.replays import read as replay_read, regrade
+from hbs.arena.request import Request, build_game, default_words, parse_options, remote_bot, words_file
+from hbs.board import console
+from hbs.board import scoreboard as board
 from hbs.board import site
 from hbs.board import tables
 from hbs.board.tables import Column, Grid
-from hbs.arena.request import Request, build_game, default_words, parse_options, remote_bot, words_file
+from hbs.contract import catalog
+from hbs.contract import sanitize
 from hbs.contract.bot import locate, sources as bot_sources
-from hbs.arena.ray_cluster import backend as backend_of
-from hbs.sandbox.workers import Budgets, cores
-from hbs.board import scoreboard as board
-from hbs.arena.replays import read as replay_read, regrade
-from hbs.errors import HbsError, InputError
 from hbs.core.games import defaults
 from hbs.core.loaders import load_words
-from hbs.people.remote_bot import RemoteBot
+from hbs.core.record import GameRecord
 from hbs.core.rule import grade as grade_rule
+from hbs.errors import HbsError, InputError
+from hbs.people.remote_bot import RemoteBot
+from hbs.sandbox import confinement
+from hbs.sandbox.workers import Budgets, cores
 
 # rich_markup_mode=None: help texts are plain ("[default: 4]", "hbs[ray]" are not markup)
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -65,6 +65,7 @@ SetupTimeoutOpt = Annotated[float, typer.Option("--setup-timeout", help="Seconds
 MemoryOpt = Annotated[int, typer.Option("--memory", help="Memory cap of a worker, MB (address space).")]
 WorkersOpt = Annotated[Optional[int], typer.Option("--workers", help="Games played in parallel [default: the number of cores].")]
 SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="Seed for bots that draw at random.")]
+NoReplaysOpt = Annotated[bool, typer.Option("--no-replays", help="Keep no replay of the games.")]
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Play only the secrets missing from the replays.")]
 SandboxOpt = Annotated[str, typer.Option("--sandbox", help="How bots are confined: auto (bubblewrap, else Landlock), bwrap or landlock.")]
 UnconfinedOpt = Annotated[bool, typer.Option("--unconfined", help="Run bots without confinement: only for bots you trust.")]
@@ -78,6 +79,13 @@ def confinement_of(sandbox: str, unconfined: bool) -> str:
     if warning:
         print(warning, file=sys.stderr, flush=True)
     return mechanism
+
+
+def replay_folder(scoreboard_dir: str, replays: str | None, no_replays: bool) -> str | None:
+    """Where a run keeps its replays when the user named no file: beside its scoreboard record."""
+    if replays and no_replays:
+        raise InputError("--replays and --no-replays: give one of them")
+    return None if replays or no_replays else str(Path(scoreboard_dir) / "replays")
 
 
 @contextmanager
@@ -124,7 +132,8 @@ def run(
     seed: SeedOpt = None,
     bot_option: BotOptionOpt = [],
     bots_dir: BotsDirs = [],
-    replays: Annotated[Optional[str], typer.Option(help="Append one JSON line a game to this file (in secret order at the end).")] = None,
+    replays: Annotated[Optional[str], typer.Option(help="Append one JSON line a game to this file (in secret order at the end) [default: SCOREBOARD/replays/, never committed].")] = None,
+    no_replays: NoReplaysOpt = False,
     resume: ResumeOpt = False,
     scoreboard_dir: ScoreboardOpt = "scoreboard",
     json_out: Annotated[bool, typer.Option("--json", help="Print only a JSON summary on stdout.")] = False,
@@ -162,7 +171,7 @@ def run(
         with cluster as on, shown:
             options = run_options(max_guesses, guess_timeout, game_timeout, setup_timeout, memory, workers,
                                   in_process=in_process, confinement=mechanism, replays=replays, resume=resume,
-                                  cluster=on)
+                                  replay_folder=replay_folder(scoreboard_dir, replays, no_replays), cluster=on)
             outcome = runner.execute(spec, options, on_record, on_start)
         if not outcome.interrupted:
             board.record_run(scoreboard_dir, outcome)
@@ -171,8 +180,9 @@ def run(
     else:
         tables.show(console.summary_table(outcome.summary), out)
     if outcome.interrupted:
+        kept = f" in {outcome.replays} (--resume goes on)" if outcome.replays else ""
         print(f"hbs: interrupted after {outcome.played} of {len(outcome.secrets)} games; "
-              f"the replays of the finished games are kept", file=sys.stderr)
+              f"the replays of the finished games are kept{kept}", file=sys.stderr)
         raise typer.Exit(130)
 
 
@@ -201,7 +211,8 @@ def tournament_cmd(
     unconfined: UnconfinedOpt = False,
     seed: SeedOpt = None,
     bots_dir: BotsDirs = [],
-    replays: Annotated[Optional[str], typer.Option(help="Folder of replay files, one a bot (BOT.jsonl).")] = None,
+    replays: Annotated[Optional[str], typer.Option(help="Folder of replay files, one a bot (BOT.jsonl) [default: SCOREBOARD/replays/, never committed].")] = None,
+    no_replays: NoReplaysOpt = False,
     resume: ResumeOpt = False,
     scoreboard_dir: ScoreboardOpt = "scoreboard",
     json_out: Annotated[bool, typer.Option("--json", help="Print the standings and the skipped bots as JSON.")] = False,
@@ -238,7 +249,8 @@ def tournament_cmd(
 
         with cluster as on, shown:
             options = run_options(max_guesses, guess_timeout, game_timeout, setup_timeout, memory, workers,
-                                  confinement=mechanism, resume=resume, cluster=on)
+                                  confinement=mechanism, resume=resume, cluster=on,
+                                  replay_folder=replay_folder(scoreboard_dir, replays, no_replays))
             entries = tournament.play(names, base, options, replays, on_record, on_start)
         played = [e.outcome for e in entries if e.outcome is not None and not e.outcome.interrupted]
         for outcome in played:
@@ -337,6 +349,7 @@ def board_cmd(
     markdown: Annotated[bool, typer.Option("--markdown", help="Print Markdown tables.")] = False,
     plot: Annotated[Optional[str], typer.Option("--plot", help="Draw the guesses-a-game distributions to FILE.png.")] = None,
     html_dir: Annotated[Optional[str], typer.Option("--html", help="Write the board as a static web site into DIR (open DIR/index.html).")] = None,
+    without_secrets: Annotated[bool, typer.Option("--without-secrets", help="With --html: name games by number, not by secret (to publish while the secrets stay in use).")] = False,
     bots_dir: BotsDirs = [],
     sandbox: SandboxOpt = "auto",
     unconfined: UnconfinedOpt = False,
@@ -348,10 +361,13 @@ def board_cmd(
     stderr and left out of the site.
     """
     with reported():
+        if without_secrets and not html_dir:
+            raise InputError("--without-secrets goes with --html DIR")
         if html_dir:
             runs = board.load_runs(scoreboard_dir, skip=lambda error: print(f"hbs: skipped: {error}", file=sys.stderr))
             about = bot_summaries({r["bot"] for r in runs}, bots_dir, confinement_of(sandbox, unconfined))
-            index = site.write(html_dir, runs, about, warn=lambda line: print(f"hbs: note: {line}", file=sys.stderr))
+            index = site.write(html_dir, runs, about, scoreboard_dir, with_secrets=not without_secrets,
+                               warn=lambda line: print(f"hbs: note: {line}", file=sys.stderr))
             print(f"hbs: wrote {index}", file=sys.stderr)
             return
         runs = board.load_runs(scoreboard_dir)
@@ -369,14 +385,21 @@ def board_cmd(
 
 @app.command()
 def show(
-    file: Annotated[str, typer.Argument(help="A replay file (JSON lines).")],
-    game: Annotated[Optional[int], typer.Option("--game", help="The K-th game of the file (from 1) [default: 1].")] = None,
+    run: Annotated[str, typer.Argument(help="A replay file (JSON lines), or a recorded run: BOT__GAME__SET as `hbs board --json` names it, or the bot's name where it played one secret set.")],
+    game: Annotated[Optional[int], typer.Option("--game", help="The K-th game (from 1) [default: 1].")] = None,
     secret: Annotated[Optional[str], typer.Option(help="The game of this secret.")] = None,
+    scoreboard_dir: ScoreboardOpt = "scoreboard",
 ) -> None:
-    """Print one game of a replay file as a trace."""
+    """Print one game of a run as a trace: from its replay file, or from a run the scoreboard recorded."""
     with reported():
         if game is not None and secret is not None:
             raise InputError("give --game K or --secret S, not both")
+        file = Path(run)
+        if not (file.exists() or "/" in run or run.endswith(".jsonl")):  # a run's name, not a file's
+            record_of = board.find_run(scoreboard_dir, run)
+            file = board.replay_path(scoreboard_dir, record_of)
+            if file is None:
+                raise InputError(f"the run {run!r} kept no replay (it was played with --no-replays)", scoreboard_dir)
         records = list(replay_read(file))
         if secret is not None:
             found = [k for k, r in enumerate(records) if r.secret == secret]

@@ -100,12 +100,23 @@ def test_bad_inputs_name_file_and_line(tmp_path):
         (["--bot", "first", "--game", "phrases"], "needs --phrases"),
         (["--bot", "first", "--secrets", "no/such/file.txt"], "no/such/file.txt: no such file"),
         (["--bot", "knuth", "--replays", "data", "--resume"], "data: not a replay file"),
-        (["--bot", "knuth", "--resume"], "--resume needs --replays"),
+        (["--bot", "knuth", "--no-replays", "--resume"], "not with --no-replays"),
+        (["--bot", "knuth", "--replays", "r.jsonl", "--no-replays"], "--replays and --no-replays"),
         (["--bot", "knuth", "--workers", "0"], "--workers"),
     ],
 )
 def test_bad_run_options(args, fragment):
     assert fragment in one_error_line(invoke("run", *args))
+
+
+def test_show_opens_a_game_of_a_recorded_run_by_its_name(tmp_path):
+    board = str(tmp_path / "board")
+    assert invoke("run", "--bot", "knuth", "--limit", "5", "--scoreboard", board).exit_code == 0
+    shown = invoke("show", "knuth", "--scoreboard", board, "--secret", "1113")  # its replay, kept by default
+    assert shown.exit_code == 0 and "secret '1113'" in shown.stdout and "SOLVED" in shown.stdout
+    assert invoke("run", "--bot", "first", "--limit", "5", "--scoreboard", board, "--no-replays").exit_code == 0
+    assert "kept no replay" in one_error_line(invoke("show", "first", "--scoreboard", board))
+    assert "no recorded run named 'parts'" in one_error_line(invoke("show", "parts", "--scoreboard", board))
 
 
 def test_show_prints_one_game_of_a_replay_file(tmp_path):

@@ -29,6 +29,20 @@ def secret_set_hash(secrets: list[str]) -> str:
     return hashlib.sha1("\n".join(secrets).encode()).hexdigest()[:16]
 
 
+def private_folder(folder: str | Path) -> Path:
+    """``folder`` made (readable by its owner alone) with a ``.gitignore`` of everything in it: kept
+    replays hold the secrets, and a scoreboard folder is often committed."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        ignore = folder / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# replays hold the secrets: never committed (hbs keeps them here)\n*\n")
+    except OSError as exc:
+        raise InputError(f"cannot keep replays there: {exc.strerror}", folder) from None
+    return folder
+
+
 def to_json(record: GameRecord, secret_set: str | None = None) -> dict:
     """The replay line of ``record`` as a dict (with the fingerprint of its secret set)."""
     guesses = []

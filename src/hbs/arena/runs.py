@@ -6,6 +6,7 @@ bot's code (bot names, files and options are checked inside the worker).
 
 from __future__ import annotations
 
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +33,8 @@ class RunOptions:
     workers: int = 1
     in_process: bool = False
     confinement: str = "bwrap"  # bwrap | landlock | none (see hbs.sandbox.confinement.choose)
-    replays: str | None = None
+    replays: str | None = None  # the replay file the user named
+    replay_folder: str | None = None  # else where the run keeps its replay (see kept_replays); None: nowhere
     resume: bool = False
     cluster: "RayCluster | None" = None  # play on this Ray cluster (connected) instead of local workers
 
@@ -67,29 +69,56 @@ class RunOutcome:
     interrupted: bool = False
 
 
+@dataclass(frozen=True)
+class ReplayFiles:
+    """Where a run's replay ends (``final``) and where its games are appended as they end
+    (``working``: the same file for one the user named; ``NAME.partial`` beside a kept one, so that
+    an interrupted re-run never leaves a replay that disagrees with the scoreboard's record)."""
+
+    final: Path
+    working: Path
+
+
+def kept_replays(folder: str | Path, bot: str, game: str, secret_set: str) -> ReplayFiles:
+    """The replay a run keeps by default: ``FOLDER/<bot>__<game>__<secret set>.jsonl``, the name of
+    its scoreboard record, in a private folder that git never takes (it holds the secrets)."""
+    folder = replays.private_folder(folder)
+    final = folder / f"{bot}__{game}__{secret_set}.jsonl"
+    return ReplayFiles(final, final.with_name(final.name + ".partial"))
+
+
 def prepare(spec: Request, options: RunOptions):
-    """The game and the secrets still to play (after ``--resume``), and the games already played."""
+    """The game, its secrets, the replay files, the games already played (``--resume``) and those
+    still to play."""
     game = build_game(spec)
     secrets = build_secrets(spec, game)
+    fingerprint = replays.secret_set_hash(secrets)
     done: list[GameRecord] = []
-    if options.resume and not options.replays:
-        raise InputError("--resume needs --replays FILE")
+    files = None
     if options.replays:
-        path = Path(options.replays)
-        if options.resume:
-            done = replays.resume(path, spec.bot, game.name, secrets)
-        elif path.exists() and path.stat().st_size:
-            raise InputError("the replay file exists: add --resume to go on with it, or give another file", path)
+        files = ReplayFiles(Path(options.replays), Path(options.replays))
+        if not options.resume and files.final.exists() and files.final.stat().st_size:
+            raise InputError("the replay file exists: add --resume to go on with it, or give another file", files.final)
+    elif options.replay_folder:
+        files = kept_replays(options.replay_folder, spec.bot, game.name, fingerprint)
+        if not options.resume:
+            files.working.unlink(missing_ok=True)  # a fresh run: an interrupted one's games are not this one's
+        elif not files.working.exists() and files.final.is_file():
+            shutil.copyfile(files.final, files.working)  # resume a finished run: nothing left to play
+    elif options.resume:
+        raise InputError("--resume needs the run's replays: not with --no-replays")
+    if options.resume and files is not None:
+        done = replays.resume(files.working, spec.bot, game.name, secrets)
     seen = {r.secret for r in done}
-    return game, secrets, done, [s for s in secrets if s not in seen]
+    return game, secrets, files, done, [s for s in secrets if s not in seen]
 
 
 def execute(spec: Request, options: RunOptions, on_record: Callable[[GameRecord], None] | None = None,
             on_start: Callable[[int, int], None] | None = None) -> RunOutcome:
     """Play the run; ``on_start(done, todo)`` before the games, ``on_record`` after each game."""
-    game, secrets, done, todo = prepare(spec, options)
+    game, secrets, files, done, todo = prepare(spec, options)
     fingerprint = replays.secret_set_hash(secrets)
-    writer = replays.ReplayWriter(options.replays, fingerprint) if options.replays else None
+    writer = replays.ReplayWriter(files.working, fingerprint) if files else None
     new: list[GameRecord] = []
 
     def record(r: GameRecord) -> None:
@@ -113,12 +142,14 @@ def execute(spec: Request, options: RunOptions, on_record: Callable[[GameRecord]
     seconds = time.perf_counter() - start
     order = {s: i for i, s in enumerate(secrets)}
     records = sorted(done + new, key=lambda r: order[r.secret])
-    if options.replays and not interrupted:
-        replays.rewrite(options.replays, records, fingerprint)
+    if files and not interrupted:
+        replays.rewrite(files.final, records, fingerprint)
+        if files.working != files.final:
+            files.working.unlink(missing_ok=True)
     summary = summarize(spec.bot, game.name, records, seconds)
     return RunOutcome(
         bot=spec.bot, bot_hash=locate(spec.bot, spec.bots_dirs).fingerprint()[:16], game=game.name,
         secrets=secrets, secret_set=fingerprint, records=records, summary=summary, budgets=options.budgets,
         played=len(new), confinement=backend.name,
-        replays=options.replays, interrupted=interrupted,
+        replays=str(files.final if not interrupted else files.working) if files else None, interrupted=interrupted,
     )

@@ -45,7 +45,7 @@ def record_run(directory: str | Path, outcome: "RunOutcome") -> Path:
     data = {
         "bot": outcome.bot, "bot_hash": outcome.bot_hash, "game": outcome.game, "secrets": outcome.secret_set,
         "budgets": outcome.budgets.as_dict(), "confinement": outcome.confinement, "summary": summary.as_dict(),
-        "replays": outcome.replays, "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "replays": replay_reference(directory, outcome.replays), "when": time.strftime("%Y-%m-%d %H:%M:%S"),
         "guesses": [r.guesses for r in records], "statuses": [r.status for r in records],
         "seconds_per_game": summary.seconds / max(summary.games, 1),
     }
@@ -54,6 +54,43 @@ def record_run(directory: str | Path, outcome: "RunOutcome") -> Path:
     tmp.write_text(json.dumps(data))
     tmp.replace(path)
     return path
+
+
+def replay_reference(directory: str | Path, replays: str | None) -> str | None:
+    """How a record names its replay file: relative to the scoreboard folder when it lies inside it
+    (a kept replay: the folder can move), else as the user gave it."""
+    if not replays:
+        return None
+    try:
+        return Path(replays).resolve().relative_to(Path(directory).resolve()).as_posix()
+    except ValueError:
+        return replays
+
+
+def replay_path(directory: str | Path, run: dict) -> Path | None:
+    """The replay file of a run record: a relative name is looked up in the scoreboard folder, then
+    (records of before replays were kept there) from the current folder."""
+    if not run.get("replays"):
+        return None
+    path = Path(run["replays"])
+    if path.is_absolute() or not (Path(directory) / path).exists():
+        return path
+    return Path(directory) / path
+
+
+def find_run(directory: str | Path, name: str) -> dict:
+    """The run record named ``name``: ``BOT__GAME__SET`` as ``hbs board --html`` names runs, or any
+    unique beginning of one (a bot's name alone, where it played one secret set)."""
+    runs = load_runs(directory)
+    keys = {f"{r['bot']}__{r['game']}__{r['secrets']}": r for r in runs}
+    if name in keys:
+        return keys[name]
+    found = [k for k in keys if k.startswith(name if "__" in name else name + "__")]
+    if len(found) != 1:
+        what = "no recorded run" if not found else f"{len(found)} recorded runs ({', '.join(sorted(found)[:4])})"
+        raise InputError(f"{what} named {name!r}: give a replay file, or BOT__GAME__SET as hbs board --json names them",
+                         directory)
+    return keys[found[0]]
 
 
 @dataclass

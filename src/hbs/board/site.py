@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 from hbs.arena import replays as replay_files
 from hbs.errors import HbsError, InputError
-from hbs.board.scoreboard import Standing, p_text, played, standings
+from hbs.board.scoreboard import Standing, p_text, played, replay_path, standings
 from hbs.board.significance import paired_p
 
 CHUNK = 200  # games a replay chunk file
@@ -120,13 +120,12 @@ def page(title: str, body: str, scripts: Sequence[str] = ()) -> str:
             f'<body>{body}{tags}</body></html>\n')
 
 
-def load_replays(run: dict, base: Path, warn: Callable[[str], None]) -> list | None:
+def load_replays(run: dict, scoreboard: Path, warn: Callable[[str], None]) -> list | None:
     """The games of the replay file a run recorded, in the run's order; None (and a warning) where
     the file is gone or now holds another run's games."""
-    if not run.get("replays"):
+    path = replay_path(scoreboard, run)
+    if path is None:
         return None
-    path = Path(run["replays"])
-    path = path if path.is_absolute() else base / path
     try:
         games = [replay_files.to_json(r) for r in replay_files.read(path) if r.bot == run["bot"] and r.game == run["game"]]
     except HbsError as exc:
@@ -139,9 +138,12 @@ def load_replays(run: dict, base: Path, warn: Callable[[str], None]) -> list | N
 
 
 def write(folder: str | Path, runs: list[dict], about: dict[str, str] | None = None,
-          base: str | Path = ".", warn: Callable[[str], None] = lambda line: None) -> Path:
-    """Write the site into ``folder``; returns its ``index.html``."""
-    folder, base, about = Path(folder), Path(base), about or {}
+          scoreboard: str | Path = "scoreboard", warn: Callable[[str], None] = lambda line: None,
+          with_secrets: bool = True) -> Path:
+    """Write the site into ``folder``; returns its ``index.html``.  Without secrets (a site to
+    publish while the secret set stays in use) a game is named by its number, not its secret; its
+    guesses and answers stay (a solved game's last guess is its secret)."""
+    folder, scoreboard, about = Path(folder), Path(scoreboard), about or {}
     try:
         (folder / "data" / "boards").mkdir(parents=True, exist_ok=True)
         (folder / "data" / "runs").mkdir(parents=True, exist_ok=True)
@@ -158,9 +160,11 @@ def write(folder: str | Path, runs: list[dict], about: dict[str, str] | None = N
         secrets: list[str] | None = None
         for s in board:
             run = by_key[f"{s.bot}__{key}"]
-            games = load_replays(run, base, warn)
+            games = load_replays(run, scoreboard, warn)
             if games is None:
                 continue
+            if not with_secrets:
+                games = [dict(g, secret=f"game {i + 1}", hidden=True) for i, g in enumerate(games)]
             secrets = secrets or [g["secret"] for g in games]
             write_run(folder / "data" / "runs" / run_key(run), run, games)
             order = sorted(range(len(games)), key=lambda i: (-len(games[i]["guesses"]), i))[:HARDEST]

@@ -33,8 +33,9 @@ function remainingPlot(steps) {
 }
 function render(meta, game) {
   const phrases = meta.game.startsWith("phrases");
-  const width = phrases ? 0 : game.secret.length;
-  const rows = game.guesses.map((s, i) => `<tr><td>${i + 1}</td><td class="guess">${phrases ? marked(s.guess, game.secret) : escapeHtml(s.guess)}</td>` +
+  // a site built without its secrets names a game "game K": the pegs are as wide as a guess, nothing is marked
+  const width = phrases ? 0 : game.hidden ? (game.guesses.length ? game.guesses[0].guess.length : 0) : game.secret.length;
+  const rows = game.guesses.map((s, i) => `<tr><td>${i + 1}</td><td class="guess">${phrases && !game.hidden ? marked(s.guess, game.secret) : escapeHtml(s.guess)}</td>` +
     `<td class="answer" data-black="${s.black}" data-white="${s.white}">${phrases ? "" : pegs(s.black, s.white, width) + " "}${s.black} / ${s.white}</td>` +
     `<td>${s.phase ? escapeHtml(s.phase) : ""}</td><td>${s.remaining ?? ""}</td><td>${s.seconds.toFixed(4)}</td></tr>`);
   return `<h2>${escapeHtml(meta.bot)} on ${escapeHtml(meta.game)}: <span class="secret">${escapeHtml(game.secret)}</span></h2>` +
