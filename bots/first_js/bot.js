@@ -1,9 +1,11 @@
-// The first-consistent strategy as a node program speaking hbs's line protocol (docs/protocol.md):
-// one JSON request a line on stdin, one JSON reply a line on stdout.
+// first_js: the first code that fits every answer so far, as a node program speaking hbs's line protocol
+// (docs/protocol.md): one JSON request a line on stdin, one JSON reply a line on stdout.  A skeleton
+// from `hbs new`: make it yours.  Option `order` (bot.toml): "first" or "last" fitting code.
 "use strict";
 const readline = require("readline");
 
 let codes = [];
+let last = false;
 
 function grade(guess, secret) {
   let black = 0;
@@ -41,6 +43,7 @@ function answer(request) {
   if (request.op === "setup") {
     if (request.game.kind === "phrases") return { unsupported: "first_js plays code games (mastermind, bulls)" };
     codes = allCodes(request.game);
+    last = (request.options || {}).order === "last";
     return { ok: true };
   }
   if (request.op === "guess") {
@@ -51,7 +54,7 @@ function answer(request) {
       })
     );
     if (fits.length === 0) return { error: "no code fits the answers" };
-    return { guess: fits[0], remaining: fits.length };
+    return { guess: last ? fits[fits.length - 1] : fits[0], remaining: fits.length };
   }
   return { error: "unknown request" };
 }

@@ -27,7 +27,7 @@ from hbs.board import site
 from hbs.board import tables
 from hbs.board.tables import Column, Grid
 from hbs.contract import catalog
-from hbs.contract import sanitize
+from hbs.contract import sanitize, skeleton
 from hbs.contract.bot import locate, sources as bot_sources
 from hbs.core.games import defaults
 from hbs.core.loaders import load_words
@@ -340,6 +340,25 @@ def bot_summaries(names: set[str], bots_dir: list[str], mechanism: str) -> dict[
     """The first line of each bot's docstring, for the bots still here (listed confined)."""
     found = [source for name, source in bot_sources(bots_dir).items() if name in names]
     return {row.name: row.summary for row in catalog.describe_all(found, mechanism, []) if row.summary}
+
+
+@app.command()
+def new(
+    name: Annotated[str, typer.Argument(help="The bot's name: letters, digits and _, starting with a letter.")],
+    lang: Annotated[str, typer.Option("--lang", help="python, c or js.")] = "python",
+    bots_dir: Annotated[str, typer.Option("--bots-dir", help="Where the bot goes.")] = "bots",
+) -> None:
+    """Start a bot from a skeleton that passes `hbs check` as written: bots/NAME.py, or for a program
+    bots/NAME/ with its bot.toml and source (a first guess that fits every answer, an option, a setup)."""
+    with reported():
+        written = skeleton.create(name, lang, bots_dir)
+    for path in written:
+        print(f"wrote {path}")
+    missing = skeleton.missing_tool(lang)
+    if missing:
+        print(f"hbs: note: {missing} is not installed here: the bot needs it to build or run", file=sys.stderr)
+    extra = [] if Path(bots_dir).resolve() == Path("bots").resolve() else ["--bots-dir", bots_dir]
+    print(f"next: hbs check {' '.join([name, *extra])}   then: hbs run --bot {' '.join([name, *extra])} --game mastermind")
 
 
 @app.command("board")

@@ -51,7 +51,7 @@ def test_example_programs_play_like_the_python_first(tmp_path, name, needs, how)
     assert python.returncode == 0, python.stderr
     assert [[s.guess for s in r.steps] for r in read(ours)] == [[s.guess for s in r.steps] for r in records[:60]]
     if name == "first_c":
-        assert (bots / name / "first").is_file()  # built by `build` in its own folder
+        assert (bots / name / "bot").is_file()  # built by `build` in its own folder
 
 
 def test_a_program_declines_games_it_does_not_list(tmp_path):

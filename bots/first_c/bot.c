@@ -1,7 +1,9 @@
-/* The first-consistent strategy as a program speaking hbs's line protocol (docs/protocol.md).
+/* first_c: the first code that fits every answer so far, as a program speaking hbs's line protocol
+ * (docs/protocol.md); a skeleton from `hbs new`: make it yours.
  *
  * Reads one JSON request a line on stdin, writes one JSON reply a line on stdout.  It understands
  * just the requests the protocol defines, as hbs writes them; a real bot would use a JSON library.
+ * Option `order` (bot.toml): "first" or "last" fitting code in lexicographic order.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -12,7 +14,7 @@
 #define MAX_TURNS 256
 
 static char symbols[64];
-static int pegs, colors, distinct;
+static int pegs, colors, distinct, last;  /* last: option order=last */
 static char *codes;  /* every code of the game, pegs chars each, in lexicographic order */
 static long ncodes;
 static char turns[MAX_TURNS][MAX_PEGS + 1];
@@ -62,6 +64,10 @@ static void setup(const char *line) {
         return;
     }
     distinct = strcmp(kind, "bulls") == 0;
+    char order[16] = "first";
+    const char *given = value_of(line, "order");  /* in "options" (bot.toml declares its default) */
+    if (given) read_string(given, order, sizeof order);
+    last = strcmp(order, "last") == 0;
     pegs = atoi(value_of(line, "pegs"));
     colors = atoi(value_of(line, "colors"));
     read_string(value_of(line, "alphabet"), symbols, sizeof symbols);
@@ -112,7 +118,7 @@ static void guess(const char *line) {
             fits = b == blacks[t] && w == whites[t] && strncmp(turns[t], code, pegs) != 0;
         }
         if (fits) {
-            if (first < 0) first = k;
+            if (first < 0 || last) first = k;
             remaining++;
         }
     }
