@@ -33,6 +33,7 @@ from hbs.sandbox import confinement, trees
 from hbs.arena.contestant import BotRef, Contestant, play_isolated
 from hbs.core.record import GameRecord
 from hbs.contract.bot import BotSource
+from hbs.arena import ray_auth
 from hbs.errors import HbsError, InputError, UnsupportedGame
 from hbs.sandbox.workers import Budgets
 from hbs.core.status import Status
@@ -218,9 +219,10 @@ class RayCluster:
 
     def __init__(self, address: str | None, sources: Sequence[BotSource], words: str | Path | None,
                  workers: int | None = None):
-        self.ray = import_ray()
         if address:
             check_address(address)
+            ray_auth.authenticate(address)  # before Ray loads: it reads the mode once
+        self.ray = import_ray()
         self.address, self.sources, self.words, self.workers = address, list(sources), words, workers
         self.stage: Stage | None = None
         self.pool: list = []  # runners kept from one run to the next (a tournament's bots)
@@ -241,11 +243,7 @@ class RayCluster:
             sys.stdout = self._stdout
             shutil.rmtree(self.stage.folder, ignore_errors=True)
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray instance"
-            hint = ""
-            if self.address and os.environ.get("RAY_AUTH_MODE") != "token":
-                hint = (" (a cluster made by `ray start` asks for its token by default: "
-                        "run hbs with RAY_AUTH_MODE=token and the token in ~/.ray/auth_token)")
-            raise InputError(f"cannot connect to {where}: {str(exc).splitlines()[0]}{hint}") from None
+            raise InputError(f"cannot connect to {where}: {str(exc).splitlines()[0]}") from None
         self._runner = self.ray.remote(num_cpus=1, max_restarts=0)(Runner)
         return self
 

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
-
 ALPHA = 0.05
 
 
@@ -31,10 +29,12 @@ def paired_p(a: Sequence[int], b: Sequence[int]) -> float:
     differ: 1.0 where no secret tells them apart."""
     if len(a) != len(b):
         raise ValueError(f"paired guesses of {len(a)} and {len(b)} secrets")
+    import numpy as np  # (numpy and scipy load here: only boards need them, not every command)
+    from scipy.stats import wilcoxon
+
     d = np.asarray(a, dtype=np.int64) - np.asarray(b, dtype=np.int64)
     if not d.any():
         return 1.0
-    from scipy.stats import wilcoxon  # (scipy loads in a fifth of a second: only for boards)
 
     return float(wilcoxon(d, zero_method="wilcox", alternative="two-sided", method="approx").pvalue)
 
