@@ -252,12 +252,7 @@ def tournament_cmd(
                                   confinement=mechanism, resume=resume, cluster=on,
                                   replay_folder=replay_folder(scoreboard_dir, replays, no_replays))
             entries = tournament.play(names, base, options, replays, on_record, on_start)
-        played = [e.outcome for e in entries if e.outcome is not None and not e.outcome.interrupted]
-        for outcome in played:
-            board.record_run(scoreboard_dir, outcome)
-        boards = [b for b in board.standings(board.load_runs(scoreboard_dir))
-                  if played and (b[0].game, b[0].secrets) == (played[0].game, played[0].secret_set)] if played else []
-        standing = [s for s in (boards[0] if boards else []) if s.bot in names]
+        standing = tournament.record(entries, names, scoreboard_dir)
     skipped = [e for e in entries if e.skipped]
     if json_out:
         print(json.dumps({"standings": [s.as_dict() for s in standing],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from hbs.contract import catalog, sanitize
 from hbs.arena import runs as runner
@@ -18,6 +18,9 @@ from hbs.core.record import GameRecord
 from hbs.errors import HbsError, InputError, UnsupportedGame
 from hbs.core.games import Game
 from hbs.arena.request import Request, build_game, build_secrets
+
+if TYPE_CHECKING:
+    from hbs.board.scoreboard import Standing
 
 
 @dataclass
@@ -76,3 +79,21 @@ def play(bots: Sequence[str], base: Request, options: runner.RunOptions, replays
         if outcome.interrupted:
             break
     return entries
+
+
+def record(entries: Sequence[Entry], names: Sequence[str], scoreboard_dir: str | Path) -> list["Standing"]:
+    """Record every finished run on the scoreboard; the standings of the tournament's bots on its
+    secret set, as ``hbs board`` ranks them (empty when no bot played)."""
+    from hbs.board import scoreboard
+
+    played = [e.outcome for e in entries if e.outcome is not None and not e.outcome.interrupted]
+    for outcome in played:
+        scoreboard.record_run(scoreboard_dir, outcome)
+    if not played:
+        return []
+    key = (played[0].game, played[0].secret_set)
+    for board in scoreboard.standings(scoreboard.load_runs(scoreboard_dir)):
+        if (board[0].game, board[0].secrets) == key:
+            return [s for s in board if s.bot in names]
+    return []
+
