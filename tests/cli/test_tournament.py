@@ -43,7 +43,7 @@ def test_standings_agree_with_every_bots_replays(tmp_path):
 
 
 def test_all_plays_every_bot_that_declares_the_game_and_resume_goes_on(tmp_path):
-    args = ["--all", "--game", "bulls", "--limit", "25", "--replays", str(tmp_path / "r"), "--json"]
+    args = ["--all", "--game", "bulls", "--limit", "25", "--workers", "1", "--replays", str(tmp_path / "r"), "--json"]
     done = tournament(tmp_path, *args)
     assert done.returncode == 0, done.stderr
     played = {row["bot"]: row["total_guesses"] for row in json.loads(done.stdout)["standings"]}

@@ -393,13 +393,13 @@ def test_a_build_that_writes_without_end_costs_the_runner_no_memory(tmp_path, me
     assert peak_kb < 200_000, peak_kb  # held the 300 MB before
 
 
-def test_a_builds_processes_share_one_memory_cap(tmp_path, mechanism):
+def test_a_builds_processes_share_one_memory_cap(tmp_path, routed):
     if confinement.cgroup_root("memory") is None:
         pytest.skip("no memory cgroup to make here (hbs makes them as root): a build's cap is a process's own")
     arena(tmp_path, "forkmem")
     (tmp_path / "bots" / "forkmem" / "bot.toml").write_text(
         f'command = ["/bin/true"]\ngames = ["mastermind"]\nbuild = ["{sys.executable}", "build.py"]\n')
-    done, _ = play(tmp_path, "forkmem", "--sandbox", mechanism, "--memory", "600")
+    done, _ = play(tmp_path, "forkmem", "--sandbox", routed, "--memory", "600")
     assert done.returncode == 2 and "the build" in done.stderr and "failed" in done.stderr, done.stderr
     control, _ = play(tmp_path, "forkmem", "--unconfined", "--memory", "600")
     assert "the build" not in control.stderr  # 900 MB in all, 300 MB a process: built
@@ -451,12 +451,12 @@ def test_folders_nested_a_thousand_deep_take_down_nothing(tmp_path, mechanism):
 
 # -- a tournament survives its bots --------------------------------------------------------------------
 
-def test_a_tournament_skips_bots_that_fail_their_setup(tmp_path, mechanism):
+def test_a_tournament_skips_bots_that_fail_their_setup(tmp_path, routed):
     bots = arena(tmp_path, "badsetup.py", "slowsetup.py", "linked.py")
     (bots / "linked").symlink_to("..")
     done = hbs("tournament", "--bot", "badsetup", "--bot", "slowsetup", "--bot", "linked", "--bot", "first",
                "--bots-dir", str(bots), "--secrets", str(tmp_path / "codes.txt"), "--setup-timeout", "3",
-               "--scoreboard", str(tmp_path / "runs"), "--sandbox", mechanism, "--json")
+               "--scoreboard", str(tmp_path / "runs"), "--sandbox", routed, "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert [row["bot"] for row in result["standings"]] == ["first"]

@@ -219,7 +219,7 @@ def test_a_descriptor_leak_stops_at_the_cap(tmp_path, mechanism):
     assert "ESCAPED: opened 5000 descriptors" in control.errors()
 
 
-def test_the_web_board_lists_its_bots_confined(tmp_path, mechanism):
+def test_the_web_board_lists_its_bots_confined(tmp_path, routed):
     """`hbs board --html` reads each bot's docstring: in a confined worker, as `hbs bots` does."""
     from hbs.core.record import GameRecord, Step
     from hbs.arena.summary import summarize
@@ -244,13 +244,13 @@ def test_the_web_board_lists_its_bots_confined(tmp_path, mechanism):
         assert done.returncode == 0, done.stderr
         return (folder / "index.html").read_text()
 
-    assert "A bot whose module does something when imported." in site("--sandbox", mechanism)
+    assert "A bot whose module does something when imported." in site("--sandbox", routed)
     assert not written.exists()
     site("--unconfined")  # the control: the module's code does run
     assert written.exists()
 
 
-def test_listing_bots_runs_no_bot_code_unconfined(tmp_path, mechanism):
+def test_listing_bots_runs_no_bot_code_unconfined(tmp_path, routed):
     bots = tmp_path / "bots"
     bots.mkdir()
     shutil.copy(ESCAPES / "listed.py", bots / "listed.py")
@@ -262,7 +262,7 @@ def test_listing_bots_runs_no_bot_code_unconfined(tmp_path, mechanism):
         assert done.returncode == 0, done.stderr
         return {row["name"]: row for row in json.loads(done.stdout)}
 
-    rows = listing("--sandbox", mechanism)
+    rows = listing("--sandbox", routed)
     assert rows["listed"]["summary"] == "A bot whose module does something when imported."
     assert rows["knuth"]["error"] is None
     assert not written.exists()
@@ -293,7 +293,7 @@ def test_a_program_bot_is_confined_the_same_way(tmp_path, mechanism, attack):
         listener.close()
 
 
-def test_a_tournament_confines_its_bots_too(tmp_path, mechanism):
+def test_a_tournament_confines_its_bots_too(tmp_path, routed):
     bots = tmp_path / "bots"
     bots.mkdir()
     shutil.copy(ESCAPES / "escape.py", bots / "escape.py")  # attack=secrets: cheats with the secrets file
@@ -309,7 +309,7 @@ def test_a_tournament_confines_its_bots_too(tmp_path, mechanism):
         assert done.returncode == 0, done.stderr
         return [[s.guess for s in r.steps] for r in read(replays / "escape.jsonl")]
 
-    assert [g[0] for g in tournament("--sandbox", mechanism)] == ["1111", "1111"]  # played fair
+    assert [g[0] for g in tournament("--sandbox", routed)] == ["1111", "1111"]  # played fair
     assert [len(g) for g in tournament("--unconfined")] == [1, 2]  # the control: it cheats
 
 
@@ -330,18 +330,18 @@ def writer(tmp_path: Path, command: list[str]):
     return target, run
 
 
-def test_hbs_check_runs_the_bot_confined(tmp_path, mechanism):
+def test_hbs_check_runs_the_bot_confined(tmp_path, routed):
     target, check = writer(tmp_path, ["check", "escape"])
-    done = check("--sandbox", mechanism)
+    done = check("--sandbox", routed)
     assert done.returncode == 0, done.stderr  # its write is refused, and it plays on: it passes
     assert list(target.iterdir()) == []
     control = check("--unconfined")
     assert (target / "forged-by-a-bot.json").exists() and control.returncode == 2 and "ESCAPED" in control.stderr
 
 
-def test_hbs_tree_drives_its_bot_confined(tmp_path, mechanism):
+def test_hbs_tree_drives_its_bot_confined(tmp_path, routed):
     target, tree = writer(tmp_path, ["tree", "--bot", "escape"])
-    done = tree("--sandbox", mechanism)
+    done = tree("--sandbox", routed)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["total"] == 7471 and list(target.iterdir()) == []  # first-consistent, fair
     control = tree("--unconfined")

@@ -19,7 +19,9 @@ from hbs.sandbox.confinement import available
 from hbs.arena.replays import read, regrade
 
 ROOT = Path(__file__).resolve().parents[2]
-HOW = [["--sandbox", m] for m in available()] or [["--unconfined"]]
+# the programs' play under each mechanism is one question (tests/integration/conftest.py): the first by default
+HOW = [pytest.param(["--sandbox", m], marks=pytest.mark.slow) if k else ["--sandbox", m]
+       for k, m in enumerate(available())] or [["--unconfined"]]
 
 
 def hbs(*args: str, cwd: Path | None = None, timeout: int = 600) -> subprocess.CompletedProcess:

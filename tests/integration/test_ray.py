@@ -86,6 +86,23 @@ def test_phrases_on_the_cluster(cluster, tmp_path):
     assert games(on_ray) == games(local)
 
 
+def test_a_cluster_without_authentication_ignores_a_token_at_hand(cluster, tmp_path):
+    """A token file does not switch token mode on for a cluster that asks for none (a client in token
+    mode could not run its actors there)."""
+    home = tmp_path / "home"
+    (home / ".ray").mkdir(parents=True)
+    (home / ".ray" / "auth_token").write_text("a" * 32)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
+    common = ["--bot", "knuth", "--limit", "20", "--scoreboard", str(tmp_path / "board")]
+    on_ray = subprocess.run([sys.executable, "-m", "hbs", "run", *common, "--backend", "ray", "--address",
+                             cluster.address, "--replays", str(tmp_path / "ray.jsonl")],
+                            capture_output=True, text=True, env={**env, "HOME": str(home)}, cwd=ROOT, timeout=300)
+    assert on_ray.returncode == 0, on_ray.stderr
+    assert hbs("run", *common, "--replays", str(tmp_path / "local.jsonl")).returncode == 0
+    assert games(tmp_path / "ray.jsonl") == games(tmp_path / "local.jsonl")
+
+
+@pytest.mark.slow  # resume on one backend of a run killed on the other: 9 s
 def test_a_killed_driver_resumes_across_backends(cluster, tmp_path):
     """Killed on Ray, resumed locally; killed locally, resumed on Ray: the games of one full local run."""
     common = ["-m", "hbs", "run", "--bot", "slowfirst", "--bots-dir", str(BOTS), "--limit", "60",

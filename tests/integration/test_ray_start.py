@@ -1,7 +1,8 @@
 """`--backend ray --address` on clusters started the way docs/cluster.md tells users to: real
 `ray start --head` and `ray start --address` processes on loopback, with a token (Ray's default
-since 2.59 where one exists) and without; a node stopped mid-run.  The reference is the local
-backend: the same guesses, game for game."""
+since 2.59 where one exists); a node stopped mid-run.  The reference is the local backend: the same
+guesses, game for game.  A cluster without authentication reached with a token at hand is in
+test_ray.py (on its in-process cluster)."""
 
 from __future__ import annotations
 
@@ -108,18 +109,3 @@ def test_a_cluster_with_its_token_is_reached_with_nothing_exported_and_survives_
                   address, "--no-replays", "--scoreboard", board)
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
     assert "asks for its token" in refused.stderr and time.monotonic() - tick < 15  # not Ray's 20 s of retries
-
-
-def test_a_cluster_without_authentication_still_works(tmp_path, started):
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".ray").mkdir()
-    (home / ".ray" / "auth_token").write_text("a" * 32)  # a token at hand does not switch it on for a cluster without
-    address, _ = started(environment(home, RAY_AUTH_MODE="disabled"))
-    board = str(tmp_path / "board")
-    on_ray = hbs(environment(home), "run", "--bot", "knuth", "--limit", "30", "--backend", "ray", "--address", address,
-                 "--replays", str(tmp_path / "ray.jsonl"), "--scoreboard", board)
-    assert on_ray.returncode == 0, on_ray.stderr
-    assert hbs(environment(home), "run", "--bot", "knuth", "--limit", "30", "--replays", str(tmp_path / "local.jsonl"),
-               "--scoreboard", board).returncode == 0
-    assert moves(tmp_path / "ray.jsonl") == moves(tmp_path / "local.jsonl")
