@@ -42,6 +42,7 @@ def test_standings_agree_with_every_bots_replays(tmp_path):
     assert {r["bot"] for r in json.loads(board.stdout)} == {"knuth", "first"}  # each run recorded
 
 
+@pytest.mark.slow  # every bundled bot, twice: 10 s (test_standings_agree_with_every_bots_replays plays two)
 def test_all_plays_every_bot_that_declares_the_game_and_resume_goes_on(tmp_path):
     args = ["--all", "--game", "bulls", "--limit", "25", "--workers", "1", "--replays", str(tmp_path / "r"), "--json"]
     done = tournament(tmp_path, *args)

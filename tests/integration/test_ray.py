@@ -67,6 +67,7 @@ def both(cluster, tmp_path: Path, *args: str, suffix: str = "") -> tuple[Path, P
     return local, on_ray, json.loads(there.stdout)
 
 
+@pytest.mark.slow  # a tournament's runs on Ray: each bot as test_bots_on_the_cluster_are_confined plays one, 12 s
 def test_a_tournament_on_the_cluster_plays_the_local_games(cluster, tmp_path):
     """Python bots and a program bot (built on the nodes), local and on two nodes: the same games."""
     local, on_ray, out = both(cluster, tmp_path, "tournament", "--bot", "knuth", "--bot", "random", "--bot", "first_c")
