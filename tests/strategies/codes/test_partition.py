@@ -6,10 +6,14 @@ import math
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hbs.strategies.codes.partition import CRITERIA, TIE, best_guess, partition_scores
+from hbs.contract.bot import load_bot, make_bot
+from hbs.core.games import bulls, mastermind
+from hbs.errors import UnsupportedGame
+from hbs.strategies.codes.partition import CRITERIA, MAX_MATRIX_BYTES, TIE, best_guess, partition_scores
 
 
 def brute_score(row, subset, criterion):
@@ -47,3 +51,12 @@ def test_scores_and_choice_match_brute_force(case, criterion):
     mask = np.zeros(max(matrix.shape), dtype=np.bool_)
     mask[subset] = True
     assert best_guess(scores, pool, mask, TIE) == (in_subset or ties)[0]
+
+
+def test_a_game_whose_answer_matrix_would_not_fit_is_declined_in_one_line():
+    """6x9 (531,441 codes) would need a 282 GB matrix: declined before any allocation (it was a
+    MemoryError traceback); 5-digit Bulls (30,240 codes, 0.9 GB) still sets up."""
+    knuth = make_bot(load_bot("knuth"), {})
+    with pytest.raises(UnsupportedGame, match=r"531,441 codes would need 282 GB; it plays games of up to 44,721"):
+        knuth.setup(mastermind(6, 9))
+    assert bulls(5).size ** 2 <= MAX_MATRIX_BYTES < mastermind(6, 9).size ** 2

@@ -9,6 +9,8 @@ set, then to the lowest index.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
@@ -66,6 +68,11 @@ def best_guess(scores: np.ndarray, pool: np.ndarray, in_subset: np.ndarray, tol:
     return fallback
 
 
+#: The largest answer matrix a partition bot builds (one byte an answer, every code against every
+#: code): 2 GB, within the 4 GB worker with room for the rest; 5x8 (32,768 codes) takes 1.07 GB.
+MAX_MATRIX_BYTES = 2_000_000_000
+
+
 class PartitionBot(ConsistentBot):
     """Picks the guess whose answer partition of the consistent set scores best under ``criterion``.
 
@@ -85,6 +92,10 @@ class PartitionBot(ConsistentBot):
     def setup(self, game) -> None:
         if game.kind not in ("mastermind", "bulls"):
             raise UnsupportedGame(f"bot {self.name!r} plays code games (mastermind, bulls), not {game.kind}")
+        if game.size**2 > MAX_MATRIX_BYTES:
+            raise UnsupportedGame(
+                f"bot {self.name!r} scores its guesses on the whole answer matrix: {game.size:,} codes would "
+                f"need {game.size**2 / 1e9:,.0f} GB; it plays games of up to {math.isqrt(MAX_MATRIX_BYTES):,} codes")
         super().setup(game)
         assert isinstance(self.space, CodeSpace)
         self._all = np.arange(self.space.size, dtype=np.int64)
