@@ -90,7 +90,7 @@ def fsize(bot) -> str:
     fd, path = tempfile.mkstemp()
     try:
         chunk = b"\0" * (16 << 20)
-        while written < 2 << 30:  # stops at 2 GB by itself
+        while written < 256 << 20:  # stops by itself at 256 MB, four times the cap (confinement.FILE_MB)
             written += os.write(fd, chunk)
     except OSError as exc:
         raise RuntimeError(f"BLOCKED: {exc} after {written >> 20} MB") from None
