@@ -26,12 +26,12 @@ def test_a_submission_is_checked_then_every_bot_plays_and_the_board_is_published
     made = subprocess.run([sys.executable, "-m", "hbs", "new", "alice", "--bots-dir", str(folder / "bots")],
                           capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
-    shutil.copy(project_root() / "bots" / "knuth.py", folder / "bots" / "bob.py")
+    shutil.copy(project_root() / "bots" / "first.py", folder / "bots" / "bob.py")
     (folder / "bots" / "mallory.py").write_text(
         '"""Fails its setup."""\nfrom hbs import Bot\n\n\nclass Mallory(Bot):\n    """Fails its setup."""\n\n'
         '    games = {"mastermind"}\n\n    def setup(self, game):\n        raise RuntimeError("no")\n\n'
         '    def guess(self, history):\n        return "1111"\n')
-    checked = steps(folder, "check", "alice", "bob")
+    checked = steps(folder, "check", "alice")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert steps(folder, "check", "mallory").returncode != 0  # the pull request's check goes red
 

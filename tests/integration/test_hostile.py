@@ -44,10 +44,10 @@ FAST = ["--guess-timeout", "0.5", "--game-timeout", "0.5"]
 
 @pytest.mark.parametrize("bot", ["looper", "sleeper"])
 def test_bots_that_never_answer_time_out(tmp_path, bot):
-    summary, records, elapsed = run(tmp_path, bot, *FAST)
+    summary, records, elapsed = run(tmp_path, bot, *FAST, secrets=SECRETS[:2])
     assert {r.status for r in records} == {"timeout"}
-    assert summary["failures"] == {"timeout": len(SECRETS)}
-    assert elapsed < 60  # five games of one second each, on two workers, plus worker start-ups
+    assert summary["failures"] == {"timeout": 2}
+    assert elapsed < 60  # two games of one second each, on two workers, plus worker start-ups
 
 
 def test_a_bot_that_raises(tmp_path):
