@@ -27,7 +27,9 @@ FIGURES = [
 
 
 def run_json(*args: str) -> dict:
-    result = CliRunner().invoke(app, ["run", *args, "--json"])
+    """`hbs run ... --in-process --json`: these are the bots' figures, the same in a worker (the
+    confined path is tested in tests/integration, and by tests/cli/test_check.py on these bots)."""
+    result = CliRunner().invoke(app, ["run", *args, "--in-process", "--json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
