@@ -23,6 +23,7 @@ from hbs.sandbox.workers import Budgets
 
 if TYPE_CHECKING:
     from hbs.arena.ray_cluster import RayCluster
+    from hbs.core.games import Game
 
 
 @dataclass(kw_only=True)
@@ -87,9 +88,20 @@ def kept_replays(folder: str | Path, bot: str, game: str, secret_set: str) -> Re
     return ReplayFiles(final, final.with_name(final.name + ".partial"))
 
 
-def prepare(spec: Request, options: RunOptions):
-    """The game, its secrets, the replay files, the games already played (``--resume``) and those
-    still to play."""
+@dataclass(frozen=True)
+class Prepared:
+    """What a run starts from: the game, its secrets, its replay files (None: kept nowhere), the
+    games already played (``--resume``) and the secrets still to play."""
+
+    game: Game
+    secrets: list[str]
+    files: ReplayFiles | None
+    done: list[GameRecord]
+    todo: list[str]
+
+
+def prepare(spec: Request, options: RunOptions) -> Prepared:
+    """The run's game, secrets and replay files, and what ``--resume`` leaves to play."""
     game = build_game(spec)
     secrets = build_secrets(spec, game)
     fingerprint = replays.secret_set_hash(secrets)
@@ -110,13 +122,14 @@ def prepare(spec: Request, options: RunOptions):
     if options.resume and files is not None:
         done = replays.resume(files.working, spec.bot, game.name, secrets)
     seen = {r.secret for r in done}
-    return game, secrets, files, done, [s for s in secrets if s not in seen]
+    return Prepared(game, secrets, files, done, [s for s in secrets if s not in seen])
 
 
 def execute(spec: Request, options: RunOptions, on_record: Callable[[GameRecord], None] | None = None,
             on_start: Callable[[int, int], None] | None = None) -> RunOutcome:
     """Play the run; ``on_start(done, todo)`` before the games, ``on_record`` after each game."""
-    game, secrets, files, done, todo = prepare(spec, options)
+    ready = prepare(spec, options)
+    game, secrets, files, done, todo = ready.game, ready.secrets, ready.files, ready.done, ready.todo
     fingerprint = replays.secret_set_hash(secrets)
     writer = replays.ReplayWriter(files.working, fingerprint) if files else None
     new: list[GameRecord] = []

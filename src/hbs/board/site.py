@@ -15,6 +15,7 @@ and distributions but no replay viewer.  The scoreboard itself never holds the s
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import math
 import shutil
@@ -173,7 +174,7 @@ def write(folder: str | Path, runs: list[dict], about: dict[str, str] | None = N
             "bots": [s.bot for s in board], "guesses": guesses,
             "statuses": {s.bot: by_key[f"{s.bot}__{key}"]["statuses"] for s in board},
             "runs": {s.bot: f"{s.bot}__{key}" for s in board if s.bot in hardest}, "secrets": secrets,
-            "p": {a.bot: {b.bot: paired_p(guesses[a.bot], guesses[b.bot]) for b in board if b is not a} for a in board}}))
+            "p": pair_p(guesses)}))
         first = board[0]
         anchor = html.escape(key)
         menu.append(f'<li><a href="#{anchor}">{html.escape(first.game)} — {first.games} secrets (set {first.secrets})</a></li>')
@@ -203,6 +204,15 @@ def write(folder: str | Path, runs: list[dict], about: dict[str, str] | None = N
               '<div id="game" aria-live="polite"><p>Choose a run and a secret.</p></div></main>')
     (folder / "replay.html").write_text(page("hbs replay", viewer, ["load.js", "replay.js"]))
     return index
+
+
+def pair_p(guesses: dict[str, list[int]]) -> dict[str, dict[str, float]]:
+    """The paired test's p-value of every two bots (the head-to-head's), each pair tested once: the
+    test is two-sided, the same both ways."""
+    out: dict[str, dict[str, float]] = {bot: {} for bot in guesses}
+    for a, b in itertools.combinations(guesses, 2):
+        out[a][b] = out[b][a] = paired_p(guesses[a], guesses[b])
+    return out
 
 
 def write_run(folder: Path, run: dict, games: list[dict]) -> None:

@@ -63,7 +63,6 @@ class PhraseBreaker:
             raise UnsupportedGame(f"words of {longest} letters are too long for {self.n}-word phrases")
         self.sat = probes.saturation(self.word_counts, self.n)
         by_length = {int(l): np.flatnonzero(self.word_lengths == l) for l in np.unique(self.word_lengths)}
-        self.class_sizes = {l: len(ix) for l, ix in by_length.items()}
         self.counts = SpacingCounts(self.n, by_length, {l: self.word_bytes[ix][:, :l] for l, ix in by_length.items()},
                                     {l: self.word_counts[ix] for l, ix in by_length.items()}, self.sat, searcher,
                                     self.settings)
@@ -142,7 +141,7 @@ class PhraseBreaker:
 
     def _opening(self) -> Guess:
         """p0: the first guess, designed once at set-up."""
-        total = sum(w for w in spacing.hypotheses(self.class_sizes, self.n)[1])
+        total = sum(w for w in spacing.hypotheses(self.counts.class_sizes, self.n)[1])
         return Guess(self.first_guess, int(total), "p0")
 
     def _narrowing(self, state: State, searches: list[Search], possible: int, rng: np.random.Generator) -> Guess:
@@ -197,7 +196,7 @@ class PhraseBreaker:
         if parent.length is None:  # the first guess saturates every letter: its total gives the length
             length = black + white - min(guess.count(" "), self.n - 1) + self.n - 1
             state = replace(state, length=length, **dict(zip(("lengths", "weights"),
-                                                              spacing.hypotheses(self.class_sizes, self.n, length))))
+                                                              spacing.hypotheses(self.counts.class_sizes, self.n, length))))
         if state.candidates is not None:
             rows, lens = self._rows(state.candidates)
             marks = grade_strings(encode_string(guess), rows, lens)
@@ -244,7 +243,7 @@ class PhraseBreaker:
     def _design_first(self) -> str:
         """p0: spaces where they tell most about the spacings, then (see ``FIRST_LETTERS``) letters
         where they tell most besides, over phrases drawn from the word list; every letter saturated."""
-        lengths, weights = spacing.hypotheses(self.class_sizes, self.n)
+        lengths, weights = spacing.hypotheses(self.counts.class_sizes, self.n)
         phrase_lengths = lengths.sum(axis=1) + self.n - 1
         _, groups = np.unique(phrase_lengths, return_inverse=True)
         width = int(phrase_lengths.max())
