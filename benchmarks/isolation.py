@@ -3,8 +3,8 @@
     python benchmarks/isolation.py [--repeat 7] [--bot knuth] [--game mastermind] [--baseline SRC]
     python benchmarks/isolation.py --phrases data/pass.txt [--repeat 1] [--limit N]
 
-Code games (default): `--in-process`, confined workers (1, 2, default), Landlock and unconfined
-workers.  With --phrases: the main job (`--bot entropy`) confined (the default) against
+Code games (default): `--in-process` on one core (the process's affinity cut to one core: the
+baseline) and on all, confined workers (1, 2, default), Landlock and unconfined workers.  With --phrases: the main job (`--bot entropy`) confined (the default) against
 `--unconfined`, each with a cold compile cache (a fresh, empty one) and then warm (the same one
 again).  The modes take turns so that a slow spell of the machine hits them alike.  Prints, for
 each mode, the median and best wall time of the process, the in-run seconds, and the median wall
@@ -24,7 +24,9 @@ import sys
 import tempfile
 import time
 
+ONE_CORE = "in-process 1 core"  # the baseline of issue 32: the bot in the runner, on one core
 CODE_MODES = {
+    ONE_CORE: ["--in-process"],
     "in-process": ["--in-process"],
     "1 worker": ["--workers", "1"],  # the same serial schedule as --in-process: the cost of isolation alone
     "2 workers": ["--workers", "2"],
@@ -35,9 +37,11 @@ CODE_MODES = {
 PHRASE_MODES = ["unconfined cold", "confined cold", "unconfined warm", "confined warm"]
 
 
-def timed(args: list[str], env: dict) -> tuple[float, float, dict]:
+def timed(args: list[str], env: dict, one_core: bool = False) -> tuple[float, float, dict]:
+    core = min(os.sched_getaffinity(0))
     start = time.perf_counter()
-    done = subprocess.run(args, capture_output=True, text=True, env=env)
+    done = subprocess.run(args, capture_output=True, text=True, env=env,
+                          preexec_fn=(lambda: os.sched_setaffinity(0, {core})) if one_core else None)
     if done.returncode:
         sys.exit(done.stderr)
     summary = json.loads(done.stdout)
@@ -76,7 +80,7 @@ def main() -> None:
             if caches:  # a fresh compile cache a round: the first run of each kind is cold
                 env["HBS_CACHE"] = caches["confined"]
                 env["NUMBA_CACHE_DIR"] = caches["unconfined"]  # unconfined workers inherit it; confined ones do not
-            wall, inrun, summary = timed([*hbs, *extra], env)
+            wall, inrun, summary = timed([*hbs, *extra], env, mode.endswith(ONE_CORE))
             walls.setdefault(mode, []).append(wall)
             inruns.setdefault(mode, []).append(inrun)
             totals.setdefault(mode, set()).add(summary["total_guesses"])

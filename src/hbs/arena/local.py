@@ -8,7 +8,7 @@ import os
 import threading
 from typing import Callable, Sequence
 
-from hbs.arena.contestant import BotRef, Contestant, play_isolated
+from hbs.arena.contestant import BotRef, Contestant, play_games, play_isolated
 from hbs.core.record import GameRecord
 from hbs.core.rule import grade
 from hbs.sandbox.confinement import Plan
@@ -49,16 +49,16 @@ def run_isolated(
         try:
             if cpus[worker] is not None:  # this thread only: the bot's worker is on the same core
                 os.sched_setaffinity(0, {cpus[worker]})
-            while not stop.is_set():
+            def take() -> int | None:
                 with lock:
-                    index = queue.take(worker)
-                if index is None:
-                    return
-                record = play_isolated(contestant, game_name, secrets[index])
+                    return None if stop.is_set() else queue.take(worker)
+
+            def kept(index: int, record: GameRecord) -> None:
                 with lock:
-                    if stop.is_set():
-                        return
-                    keep(index, record)
+                    if not stop.is_set():
+                        keep(index, record)
+
+            play_games(contestant, game_name, secrets, take, kept)
         except BaseException as exc:  # noqa: BLE001 - handed to the main thread
             failure.append(exc)
             stop.set()

@@ -3,7 +3,7 @@
 The driver (the ``hbs`` process) keeps the replay file and the scoreboard as a local run does.  It
 hands the games out in small batches to *runners*: Ray actors, one a CPU, each on some node of the
 cluster.  A runner drives one confined bot worker exactly as the local arena does
-(:func:`hbs.arena.contestant.play_isolated`): it holds the secrets of the games it plays, the bot never sees
+(:func:`hbs.arena.contestant.play_all`): it holds the secrets of the games it plays, the bot never sees
 one.  The bot's files and the word list reach the nodes through Ray's runtime environment (a
 working folder staged for the job), not through a shared file system; hbs itself (and Ray) must be
 installed on every node, the same version as the driver.
@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 import hbs
 
 from hbs.sandbox import confinement, trees
-from hbs.arena.contestant import BotRef, Contestant, play_isolated
+from hbs.arena.contestant import BotRef, Contestant, play_all
 from hbs.core.record import GameRecord
 from hbs.contract.bot import BotSource
 from hbs.arena import ray_auth
@@ -185,7 +185,7 @@ class Runner:
     def play(self, secrets: list[str]) -> list[GameRecord]:
         if self.problem or self.contestant is None:
             raise HbsError(self.problem[1] if self.problem else "a runner asked to play before a bot was loaded")
-        return [play_isolated(self.contestant, self.game_name, secret) for secret in secrets]
+        return play_all(self.contestant, self.game_name, secrets)
 
     def close(self) -> None:
         """Stop the bot's worker (it removes its task cgroup) and its build's copy."""

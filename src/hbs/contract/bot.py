@@ -66,6 +66,9 @@ class Bot:
     name: str = ""
     #: The kinds of game it plays (or a predicate on a game); empty: not declared.
     games: ClassVar[Collection[str] | Callable[[Any], bool]] = frozenset()
+    #: True when :meth:`guess` gives the same guess for a history whatever calls came before (it may
+    #: memoise): hbs may then play several games at once in one worker, their turns interleaved.
+    history_only: ClassVar[bool] = False
 
     def setup(self, game: "Game") -> None:
         """Called once before the games; precompute here.  Raise ``UnsupportedGame`` to decline."""

@@ -22,8 +22,8 @@ def guess_problem(text: object) -> str | None:
         return "returned an empty string"
     if len(text) > MAX_GUESS_LENGTH:
         return f"returned {len(text):,} characters (at most {MAX_GUESS_LENGTH:,})"
-    bad = next((ch for ch in text if not ch.isprintable()), None)
-    if bad is not None:
+    if not text.isprintable():
+        bad = next(ch for ch in text if not ch.isprintable())
         return f"returned a character that is not printable: {bad!r}"
     return None
 

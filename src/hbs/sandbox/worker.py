@@ -3,11 +3,14 @@
 Started by :mod:`hbs.sandbox.launch`, already confined, in its scratch folder.  Reads one JSON request a line
 on stdin and writes one JSON reply a line on a private copy of stdout (the bot's own prints go to stderr).  Requests: ``{"op": "setup", "source": {name, path,
 entry_point}, "options": {...}, "game": {...}, "threads": T}``, ``{"op": "describe", "source": ...}``
-(for listing bots) and ``{"op": "guess", "history": [[guess, black, white], ...]}``.  Before it
-loads the bot, the worker caps numba's threads.  Replies: ``{"ok": true}``, ``{"summary": ..., "error": ...}``, ``{"guess":
-..., "remaining": ..., "phase": ...}``, ``{"invalid": why}``, ``{"error": last lines of the
-traceback}`` (with ``"spent": true`` after a MemoryError: the runner replaces the worker),
-``{"unsupported": why}``.
+(for listing bots), ``{"op": "guess", "history": [[guess, black, white], ...]}`` and, for a bot
+whose guesses depend on the history alone (``Bot.history_only``), ``{"op": "guesses", "histories":
+[history, ...]}``: the turns of several games at once.  Before it loads the bot, the worker caps
+numba's threads.  Replies: ``{"ok": true}`` (with ``"batch": true`` for such a bot),
+``{"summary": ..., "error": ...}``, ``{"guess": ..., "remaining": ..., "phase": ...}``,
+``{"invalid": why}``, ``{"error": last lines of the traceback}`` (with ``"spent": true`` after a
+MemoryError: the runner replaces the worker), ``{"unsupported": why}``; ``{"guesses": [reply,
+...]}``, one of those a history.
 """
 
 from __future__ import annotations
@@ -28,6 +31,11 @@ def _preload() -> None:
     still starting up: trusted code, loaded confined, before the bot's."""
     try:
         import hbs.strategies  # noqa: F401
+        from numba.core.registry import cpu_target
+
+        # what numba does before it loads its first kernel: the CPU target's registries (with SciPy
+        # installed, numba.np.arraymath imports scipy.linalg to look for BLAS), a quarter of a second
+        cpu_target.target_context.refresh()
     except Exception:  # noqa: BLE001 - only a head start: the bot that needs it loads it itself
         pass
 
@@ -66,12 +74,33 @@ def _answer(bot: Bot | None, request: dict) -> dict:
         bot_cls = load(BotSource(**request["source"]))
         made = make_bot(bot_cls, with_seed(bot_cls, request.get("options", {}), request.get("seed")))
         made.setup(from_payload(request["game"]))
-        return {"ok": True, "bot": made}
+        return {"ok": True, "bot": made, **({"batch": True} if bot_cls.history_only is True else {})}
     assert bot is not None, "guess before setup"
-    guess, problem = read_guess(bot.guess(tuple(Turn(g, b, w) for g, b, w in request["history"])))
+    if request["op"] == "guesses":
+        return {"guesses": [_guarded(_turn, bot, history) for history in request["histories"]]}
+    return _turn(bot, request["history"])
+
+
+def _turn(bot: Bot, history: list) -> dict:
+    guess, problem = read_guess(bot.guess(tuple(map(Turn._make, history))))
     if problem:
         return {"invalid": problem}
     return {"guess": guess.text, "remaining": guess.remaining, "phase": guess.phase}
+
+
+def _guarded(answer, *args) -> dict:
+    """``answer(*args)``, or the reply that says how it failed."""
+    try:
+        return answer(*args)
+    except UnsupportedGame as exc:
+        return {"unsupported": str(exc)}
+    except HbsError as exc:
+        return {"error": str(exc), "exit_code": exc.exit_code}
+    except Exception as exc:  # the bot's own failure: reported, the worker goes on
+        reply = {"error": last_lines(exc)}
+        if isinstance(exc, MemoryError):  # at its cap, where what it keeps may fail every later game
+            reply["spent"] = True  # the runner plays the next game in a fresh worker
+        return reply
 
 
 def _requests() -> Iterator[dict]:
@@ -94,17 +123,8 @@ def main() -> None:
     bot: Bot | None = None
     _preload()
     for request in _requests():
-        try:
-            reply = _answer(bot, request)
-            bot = reply.pop("bot", bot)
-        except UnsupportedGame as exc:
-            reply = {"unsupported": str(exc)}
-        except HbsError as exc:
-            reply = {"error": str(exc), "exit_code": exc.exit_code}
-        except Exception as exc:  # the bot's own failure: reported, the worker goes on
-            reply = {"error": last_lines(exc)}
-            if isinstance(exc, MemoryError):  # at its cap, where what it keeps may fail every later game
-                reply["spent"] = True  # the runner plays the next game in a fresh worker
+        reply = _guarded(_answer, bot, request)
+        bot = reply.pop("bot", bot)
         data = (json.dumps(reply) + "\n").encode()
         while data:
             data = data[os.write(protocol, data):]

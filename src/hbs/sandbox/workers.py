@@ -168,6 +168,12 @@ class Tail:
             self._data.clear()
         return "\n".join(text.rstrip().splitlines()[-lines:])
 
+    def clear(self) -> None:
+        """Forget what was written so far (what the pump has read of it: no read here)."""
+        if self._data:
+            with self._lock:
+                self._data.clear()
+
     def close(self) -> None:
         self._thread.join(timeout=2)  # the process is gone: the pipe ends
         with self._lock:

@@ -45,6 +45,7 @@ class ConsistentBot(Bot):
     """
 
     games = staticmethod(enumerable)
+    history_only = True  # its guesses are memoised by history, the same whoever asks first
 
     def setup(self, game) -> None:
         self.game = game

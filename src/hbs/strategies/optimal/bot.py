@@ -253,6 +253,7 @@ class OptimalBot(Bot):
     # searches within a default setup allowance.  It plays larger ones when asked by name (Bulls and
     # Cows: `hbs run --bot optimal --game bulls --setup-timeout 600`).
     games = staticmethod(lambda game: game.kind in ("mastermind", "bulls") and game.size <= MAX_DECLARED)
+    history_only = True  # a walk down a fixed tree
 
     def __init__(self, max_depth: int = 0, threads: int = 0):
         if max_depth < 0:
