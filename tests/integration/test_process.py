@@ -87,3 +87,24 @@ def test_interrupt_keeps_every_finished_game(tmp_path):
     assert 5 <= len(records) < 1296
     assert all(r.status == "solved" and not regrade(r) for r in records)
     assert f"{len(records)}" in err
+
+
+def test_interrupt_stops_a_tournament_and_keeps_its_games(tmp_path):
+    folder = tmp_path / "r"
+    proc = subprocess.Popen(
+        [HBS, "tournament", "--bot", "slowfirst", "--bot", "first", "--bots-dir", str(BOTS), "--replays", str(folder),
+         "--workers", "2", "--scoreboard", str(tmp_path / "board")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    slow = folder / "slowfirst.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not slow.exists() or slow.read_text().count("\n") < 5):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "tournament interrupted" in err
+    records = list(read(slow))  # every line parses: no torn line
+    assert 5 <= len(records) < 1296 and all(r.status == "solved" and not regrade(r) for r in records)
+    assert not (tmp_path / "board" / "runs").exists() or not any((tmp_path / "board" / "runs").iterdir())

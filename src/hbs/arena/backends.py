@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from hbs.arena.local import run_isolated
+from hbs.arena.slots import Slots
 from hbs.arena.play import run
 from hbs.core.record import GameRecord
 from hbs.arena.request import Request, build_bot, prepare_bot, words_file
@@ -44,6 +45,8 @@ class Local:
 
     confinement: str
     workers: int = 1
+    shared: Slots | None = None  # a tournament's workers, shared by its runs (see hbs.arena.slots)
+    rank: int = 0  # this run's place in the tournament: the lower, the sooner it gets a slot
 
     @property
     def name(self) -> str:
@@ -54,7 +57,7 @@ class Local:
         started()
         try:
             return run_isolated(ref, game.name, game.to_payload(), secrets, budgets, self.workers, on_record,
-                                      plan)
+                                plan, self.shared, self.rank)
         finally:
             if plan.cache:
                 caches.trim(plan.cache, spec.bot)

@@ -9,6 +9,7 @@ import threading
 from typing import Callable, Sequence
 
 from hbs.arena.contestant import BotRef, Contestant, play_games, play_isolated
+from hbs.arena.slots import Cancelled, Slots
 from hbs.core.record import GameRecord
 from hbs.core.rule import grade
 from hbs.sandbox.confinement import Plan
@@ -24,17 +25,25 @@ def run_isolated(
     workers: int = 1,
     on_record: Callable[[GameRecord], None] | None = None,
     plan: Plan = UNCONFINED,
+    shared: Slots | None = None,
+    rank: int = 0,
 ) -> list[GameRecord]:
     """Play every secret in worker processes, ``workers`` games at a time; records in secret order.
 
     ``on_record`` sees each game as it ends (in the order they end).  The bot is set up once before
     any game so that a bot that declines the game or fails its setup stops the run at once.  The
     first game is played first; the rest are dealt out to the workers by :func:`deal`.
+
+    With ``shared`` (a tournament's), each worker starts only in a free slot, the run of the lowest
+    ``rank`` first, and gives its slot back as soon as it has no game left; a cancelled tournament
+    ends the run with ``KeyboardInterrupt`` once the games in play are over.
     """
     workers = max(1, min(workers, len(secrets)))
-    threads = max(1, cores() // workers)
-    cpus = pinned(workers) if threads == 1 else [None] * workers
-    contestants = [Contestant(ref, game_data, budgets, plan, threads, cpu) for cpu in cpus]
+    threads = max(1, cores() // (shared.size if shared else workers))
+    cpus = pinned(shared.size if shared else workers) if threads == 1 else None
+    contestants = [Contestant(ref, game_data, budgets, plan, threads, cpus[k] if cpus else None)
+                   for k in range(workers)]
+    held: list[int | None] = [None] * workers  # the shared slot each worker is in
     records: list[GameRecord | None] = [None] * len(secrets)
     lock = threading.Lock()
     stop = threading.Event()
@@ -45,13 +54,31 @@ def run_isolated(
         if on_record is not None:
             on_record(record)
 
+    def seat(worker: int) -> bool:
+        """Wait for a shared slot for ``worker`` (its core is the slot's); False when cancelled."""
+        try:
+            held[worker] = shared.take(rank)
+        except Cancelled:
+            return False
+        contestants[worker].cpu = cpus[held[worker]] if cpus else None
+        return True
+
+    def unseat(worker: int) -> None:
+        if held[worker] is not None:
+            contestants[worker].reset()  # its memory is the next run's
+            shared.give(held[worker])
+            held[worker] = None
+
     def serve(contestant: Contestant, worker: int) -> None:
         try:
-            if cpus[worker] is not None:  # this thread only: the bot's worker is on the same core
-                os.sched_setaffinity(0, {cpus[worker]})
+            if shared is not None and worker and not (queue.left() and seat(worker) and queue.left()):
+                return  # no game left for it (before or after its wait for a slot), or cancelled
+            if contestant.cpu is not None:  # this thread only: the bot's worker is on the same core
+                os.sched_setaffinity(0, {contestant.cpu})
+
             def take() -> int | None:
                 with lock:
-                    return None if stop.is_set() else queue.take(worker)
+                    return None if stop.is_set() or (shared and shared.cancelled) else queue.take(worker)
 
             def kept(index: int, record: GameRecord) -> None:
                 with lock:
@@ -62,10 +89,16 @@ def run_isolated(
         except BaseException as exc:  # noqa: BLE001 - handed to the main thread
             failure.append(exc)
             stop.set()
+        finally:
+            if shared is not None:
+                unseat(worker)
 
     try:
-        for contestant in contestants:  # all set up at once; the first answers for the bot
-            contestant.start()
+        if shared is None:
+            for contestant in contestants:  # all set up at once; the first answers for the bot
+                contestant.start()
+        elif not seat(0):
+            raise KeyboardInterrupt
         contestants[0].ready()
         if not secrets:
             return []
@@ -81,8 +114,13 @@ def run_isolated(
         stop.set()
         for c in contestants:
             c.reset()
+        if shared is not None:
+            for worker in range(workers):
+                unseat(worker)
     if failure:
         raise failure[0]
+    if shared is not None and shared.cancelled:
+        raise KeyboardInterrupt
     return [r for r in records if r is not None]
 
 
@@ -120,6 +158,10 @@ class Blocks:
         self.order = list(order)
         bounds = [len(self.order) * k // workers for k in range(workers + 1)]
         self.blocks = [[bounds[k], bounds[k + 1]] for k in range(workers)]  # [next, end) of each
+
+    def left(self) -> int:
+        """How many games no worker has taken yet."""
+        return sum(end - start for start, end in self.blocks)
 
     def take(self, worker: int) -> int | None:
         block = self.blocks[worker]

@@ -17,6 +17,7 @@ from hbs.core.record import GameRecord
 from hbs.arena import replays
 from hbs.arena.backends import Backend, Cluster, InProcess, Local
 from hbs.arena.request import Request, build_game, build_secrets
+from hbs.arena.slots import Slots
 from hbs.contract.bot import locate
 from hbs.errors import InputError
 from hbs.sandbox.workers import Budgets
@@ -38,6 +39,8 @@ class RunOptions:
     replay_folder: str | None = None  # else where the run keeps its replay (see kept_replays); None: nowhere
     resume: bool = False
     cluster: "RayCluster | None" = None  # play on this Ray cluster (connected) instead of local workers
+    shared: Slots | None = None  # local workers shared with other runs of a tournament, and this run's
+    rank: int = 0  # place among them (hbs.arena.slots)
 
     def __post_init__(self) -> None:
         if self.workers < 1:
@@ -49,7 +52,7 @@ class RunOptions:
             return InProcess()
         if self.cluster is not None:
             return Cluster(self.cluster, self.confinement)
-        return Local(self.confinement, self.workers)
+        return Local(self.confinement, self.workers, self.shared, self.rank)
 
 
 @dataclass(kw_only=True)

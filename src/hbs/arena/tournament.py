@@ -8,6 +8,7 @@ a timeout), or declines the game, is reported as skipped with its reason; the ot
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -18,6 +19,7 @@ from hbs.core.record import GameRecord
 from hbs.errors import HbsError, InputError, UnsupportedGame
 from hbs.core.games import Game
 from hbs.arena.request import Request, build_game, build_secrets
+from hbs.arena.slots import Slots
 
 if TYPE_CHECKING:
     from hbs.board.scoreboard import Standing
@@ -46,7 +48,13 @@ def declaring(game: Game, bots_dirs: Sequence[str], mechanism: str) -> list[str]
 def play(bots: Sequence[str], base: Request, options: runner.RunOptions, replays: str | None,
          on_record: Callable[[GameRecord], None] | None = None,
          on_start: Callable[[str, int, int], None] | None = None) -> list[Entry]:
-    """Play every bot of ``bots`` in turn on the secrets of ``base``; stops after an interrupted run."""
+    """Play every bot of ``bots`` on the secrets of ``base``; an interrupt stops them all.
+
+    Locally the runs share one schedule: they start together and share ``options.workers`` slots
+    (:class:`hbs.arena.slots.Slots`), the earlier bot first, so that a bot's setup and first games
+    fill the slots the bot before it no longer needs.  Each run's games, replays and record are the
+    same as when the bots play one after another.  On a cluster the bots play in turn.
+    """
     if len(set(bots)) != len(bots):
         raise InputError("a bot is named twice")
     if not bots:
@@ -57,28 +65,65 @@ def play(bots: Sequence[str], base: Request, options: runner.RunOptions, replays
         if folder.exists() and not folder.is_dir():
             raise InputError("--replays must be a folder for a tournament", folder)
         folder.mkdir(parents=True, exist_ok=True)
-    entries = []
-    for bot in bots:
+    lock = threading.Lock()  # the callbacks see one run at a time
+
+    def one(bot: str, how: runner.RunOptions) -> Entry:
         spec = replace(base, bot=bot)
-        mine = replace(options, replays=str(folder / f"{bot}.jsonl") if folder else None)
+        mine = replace(how, replays=str(folder / f"{bot}.jsonl") if folder else None)
+
+        def started(done: int, todo: int) -> None:
+            if on_start is not None:
+                with lock:
+                    on_start(bot, done, todo)
+
+        def played(record: GameRecord) -> None:
+            if on_record is not None:
+                with lock:
+                    on_record(record)
+
         try:
-            outcome = runner.execute(spec, mine, on_record,
-                                     (lambda done, todo, bot=bot: on_start(bot, done, todo)) if on_start else None)
+            return Entry(bot, runner.execute(spec, mine, played, started))
         except UnsupportedGame as exc:
-            entries.append(Entry(bot, skipped=f"declines the game: {exc}"))
-            continue
+            return Entry(bot, skipped=f"declines the game: {exc}")
         except InputError as exc:
             if exc.path is not None and mine.replays and Path(exc.path) == Path(mine.replays):
                 raise  # the user's replay file (exists without --resume, or belongs elsewhere)
-            entries.append(Entry(bot, skipped=sanitize.clean(exc, sanitize.ERROR)))
-            continue
+            return Entry(bot, skipped=sanitize.clean(exc, sanitize.ERROR))
         except HbsError as exc:  # its setup failed or overran: the bot's fault, not the tournament's
-            entries.append(Entry(bot, skipped=sanitize.clean(exc, sanitize.ERROR)))
-            continue
-        entries.append(Entry(bot, outcome))
-        if outcome.interrupted:
-            break
-    return entries
+            return Entry(bot, skipped=sanitize.clean(exc, sanitize.ERROR))
+
+    if options.cluster is not None or options.in_process or len(bots) == 1:
+        entries = []
+        for bot in bots:
+            entries.append(one(bot, options))
+            if entries[-1].outcome is not None and entries[-1].outcome.interrupted:
+                break
+        return entries
+    shared = Slots(options.workers)
+    found: list[Entry | BaseException | None] = [None] * len(bots)
+
+    def play_one(rank: int) -> None:
+        try:
+            found[rank] = one(bots[rank], replace(options, shared=shared, rank=rank))
+        except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
+            found[rank] = exc
+            shared.cancel()
+
+    threads = [threading.Thread(target=play_one, args=(k,), daemon=True) for k in range(len(bots))]
+    for t in threads:
+        t.start()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(0.2)
+    except KeyboardInterrupt:
+        shared.cancel()  # every run ends after the games in play, its finished games kept
+        for t in threads:
+            t.join()
+    for item in found:
+        if isinstance(item, BaseException):
+            raise item
+    return [e for e in found if isinstance(e, Entry)]
 
 
 def record(entries: Sequence[Entry], names: Sequence[str], scoreboard_dir: str | Path) -> list["Standing"]:
