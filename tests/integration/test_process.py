@@ -68,11 +68,10 @@ def test_no_worker_outlives_its_run(tmp_path, args):
     assert _processes_with(*marks) == []
 
 
-def test_interrupt_keeps_every_finished_game(tmp_path):
-    replays = tmp_path / "r.jsonl"
+def interrupted(args: list[str], replays) -> tuple[str, list]:
+    """``hbs ARGS`` stopped with SIGINT once ``replays`` holds 5 games: its stderr and the games kept."""
     proc = subprocess.Popen(
-        [HBS, "run", "--bot", "slowfirst", "--bots-dir", str(BOTS), "--replays", str(replays)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [HBS, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         # a test run started in the background may inherit SIGINT ignored: the run must see it
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
@@ -80,31 +79,24 @@ def test_interrupt_keeps_every_finished_game(tmp_path):
     while time.monotonic() < deadline and (not replays.exists() or replays.read_text().count("\n") < 5):
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert "interrupted after" in err
     records = list(read(replays))  # every line parses: no torn line
-    assert 5 <= len(records) < 1296
-    assert all(r.status == "solved" and not regrade(r) for r in records)
-    assert f"{len(records)}" in err
+    assert 5 <= len(records) < 1296 and all(r.status == "solved" and not regrade(r) for r in records)
+    return err, records
+
+
+def test_interrupt_keeps_every_finished_game(tmp_path):
+    replays = tmp_path / "r.jsonl"
+    err, records = interrupted(["run", "--bot", "slowfirst", "--bots-dir", str(BOTS), "--replays", str(replays)],
+                               replays)
+    assert "interrupted after" in err and f"{len(records)}" in err
 
 
 def test_interrupt_stops_a_tournament_and_keeps_its_games(tmp_path):
     folder = tmp_path / "r"
-    proc = subprocess.Popen(
-        [HBS, "tournament", "--bot", "slowfirst", "--bot", "first", "--bots-dir", str(BOTS), "--replays", str(folder),
-         "--workers", "2", "--scoreboard", str(tmp_path / "board")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    slow = folder / "slowfirst.jsonl"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (not slow.exists() or slow.read_text().count("\n") < 5):
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    err, _ = interrupted(["tournament", "--bot", "slowfirst", "--bot", "first", "--bots-dir", str(BOTS), "--replays",
+                          str(folder), "--workers", "2", "--scoreboard", str(tmp_path / "board")],
+                         folder / "slowfirst.jsonl")
     assert "tournament interrupted" in err
-    records = list(read(slow))  # every line parses: no torn line
-    assert 5 <= len(records) < 1296 and all(r.status == "solved" and not regrade(r) for r in records)
     assert not (tmp_path / "board" / "runs").exists() or not any((tmp_path / "board" / "runs").iterdir())
