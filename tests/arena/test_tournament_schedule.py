@@ -14,11 +14,15 @@ def test_the_runs_share_the_workers_and_each_plays_its_games_alone():
     mechanism, _ = confinement.choose("auto")
     base = Request(game="mastermind", limit=400)
     options = runs.RunOptions(workers=2, confinement=mechanism, replay_folder=None)
-    ended: list[str] = []
-    entries = tournament.play(BOTS, base, options, None, on_record=lambda r: ended.append(r.bot))
+    events: list[tuple[str, str]] = []
+    entries = tournament.play(BOTS, base, options, None, on_record=lambda r: events.append(("game", r.bot)),
+                              on_start=lambda bot, done, todo: events.append(("start", bot)))
     assert [e.bot for e in entries] == BOTS and all(e.outcome is not None for e in entries)
-    # shared: the second bot's games began before the first's were over
-    assert ended.index("first") < len(ended) - 1 - ended[::-1].index("knuth")
+    assert sum(kind == "game" for kind, _ in events) == 3 * 400
+    # shared: every run was under way (its bot ready to be set up in a free slot) before the first
+    # bot's first game ended, not once the bots before it were over
+    first_game = events.index(("game", "knuth"))
+    assert {bot for kind, bot in events[:first_game] if kind == "start"} == set(BOTS)
     for entry in entries:  # the same games as the bot's run on its own
         alone = runs.execute(Request(bot=entry.bot, game="mastermind", limit=400), options)
         assert [[s.guess for s in r.steps] for r in entry.outcome.records] == \
