@@ -163,8 +163,8 @@ def play_games(contestant: Contestant, game_name: str, secrets: Sequence[str], t
     worker in one request and each is charged an equal share of its time, the deadline being that of
     the poorest game; the batch doubles while guesses are fast and halves when they are slow.  A batch
     that fails (timeout, a dead worker) is played again one game at a time, so that a failure is the
-    game's that caused it.  A game that fails keeps in its ``log`` the last lines the bot wrote to stderr
-while it was in play (with several games at once, what it wrote in theirs too).
+    game's that caused it.  A game that fails keeps in its ``log`` the last lines the bot wrote to
+    stderr while it was in play (with several games at once, what it wrote in theirs too).
     """
     playing: list[Match] = []
     size, batching = 1, True
