@@ -53,3 +53,29 @@ def test_cancel_wakes_every_waiter():
     assert raised == [True]
     with pytest.raises(Cancelled):
         slots.take(0)
+
+
+def test_a_run_that_wants_a_slot_keeps_its_place_in_line():
+    """A run on Ray asks without waiting (want, then poll): a later rank waiting in take() does not
+    get the slot before it, an earlier one does, and leaving the line lets the later one in."""
+    slots = Slots(1)
+    held = slots.take(0)
+    slots.want(1)
+    assert slots.poll(1) is None  # none free
+    got: list[int] = []
+    later = threading.Thread(target=lambda: got.append(slots.take(2)))
+    later.start()
+    while len(slots._waiting) < 2:
+        time.sleep(0.01)
+    slots.give(held)
+    time.sleep(0.05)
+    assert got == [] and slots.poll(1) == 0  # the slot waited for rank 1's look
+    assert slots.poll(0) is None  # taken: nothing free for anyone
+    slots.give(0)
+    slots.unwant(1)
+    later.join(5)
+    assert got == [0]
+    slots.want(3)
+    with pytest.raises(Cancelled):
+        slots.cancel()
+        slots.poll(3)

@@ -79,6 +79,55 @@ def test_a_tournament_on_the_cluster_plays_the_local_games(cluster, tmp_path):
     assert knuth["total_guesses"] == 5801  # Knuth (1976)
 
 
+def test_a_tournaments_runs_share_the_runners_and_each_plays_its_games_alone(cluster):
+    """On two nodes as locally: every run was under way (its bot set up in the first runner let go)
+    before the first bot's first game ended, not once the bots before it were over; and every game
+    is the one the bot plays alone on this machine."""
+    from hbs.arena import runs, tournament
+    from hbs.arena.ray_cluster import RayCluster
+    from hbs.arena.request import Request
+    from hbs.contract.bot import locate
+
+    bots, mechanism = ["knuth", "first", "random"], confinement.choose("auto")[0]
+    events: list[tuple[str, str]] = []
+    with RayCluster(cluster.address, [locate(b) for b in bots], None) as on:
+        assert on.capacity() == 2
+        options = runs.RunOptions(workers=2, confinement=mechanism, cluster=on)
+        entries = tournament.play(bots, Request(game="mastermind", limit=150), options, None,
+                                  on_record=lambda r: events.append(("game", r.bot)),
+                                  on_start=lambda bot, done, todo: events.append(("start", bot)))
+    assert [e.bot for e in entries] == bots and all(e.outcome is not None for e in entries)
+    assert sum(kind == "game" for kind, _ in events) == 3 * 150
+    first_game = events.index(("game", "knuth"))
+    assert {bot for kind, bot in events[:first_game] if kind == "start"} == set(bots)
+    local = runs.RunOptions(workers=2, confinement=mechanism)
+    for entry in entries:
+        alone = runs.execute(Request(bot=entry.bot, game="mastermind", limit=150), local)
+        assert [[s.guess for s in r.steps] for r in entry.outcome.records] == \
+               [[s.guess for s in r.steps] for r in alone.records]
+
+
+def test_an_interrupted_tournament_on_the_cluster_keeps_its_finished_games(cluster, tmp_path):
+    """Ctrl-C: every run ends after the batches in play, exit 130, each replay holding whole games;
+    the slow bot's run, cut short, is not recorded on the scoreboard."""
+    folder, board = tmp_path / "r", tmp_path / "board"
+    proc = subprocess.Popen([sys.executable, "-m", "hbs", "tournament", "--bot", "slowfirst", "--bot", "first",
+                             "--bots-dir", str(BOTS), "--replays", str(folder), "--scoreboard", str(board),
+                             "--backend", "ray", "--address", cluster.address],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while lines(folder / "slowfirst.jsonl") < 5 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "tournament interrupted" in err
+    slow = list(read(folder / "slowfirst.jsonl"))
+    assert 5 <= len(slow) < 1296 and all(r.status == "solved" and not regrade(r) for r in slow)
+    assert not list(board.glob("runs/slowfirst*"))
+
+
 @pytest.mark.slow  # the phrase bot on Ray: the same runners as the code games, 6 s more
 def test_phrases_on_the_cluster(cluster, tmp_path):
     local, on_ray, out = both(cluster, tmp_path, "run", "--bot", "entropy", "--phrases", "data/pass.txt",

@@ -69,6 +69,8 @@ class Cluster:
 
     cluster: "RayCluster"
     confinement: str
+    shared: Slots | None = None  # a tournament's runners, shared by its runs (see hbs.arena.ray_schedule)
+    rank: int = 0
 
     @property
     def name(self) -> str:
@@ -78,7 +80,7 @@ class Cluster:
         ref, _ = prepare_bot(spec, self.confinement, game, budgets, build_here=False)
         started()
         return self.cluster.play(ref, game.name, game.to_payload(), secrets, budgets, self.confinement,
-                                 words_file(spec, game), on_record)
+                                 words_file(spec, game), on_record, self.shared, self.rank)
 
 
 @dataclass

@@ -39,8 +39,8 @@ class RunOptions:
     replay_folder: str | None = None  # else where the run keeps its replay (see kept_replays); None: nowhere
     resume: bool = False
     cluster: "RayCluster | None" = None  # play on this Ray cluster (connected) instead of local workers
-    shared: Slots | None = None  # local workers shared with other runs of a tournament, and this run's
-    rank: int = 0  # place among them (hbs.arena.slots)
+    shared: Slots | None = None  # workers (or Ray runners) shared with other runs of a tournament, and
+    rank: int = 0  # this run's place among them (hbs.arena.slots)
 
     def __post_init__(self) -> None:
         if self.workers < 1:
@@ -51,7 +51,7 @@ class RunOptions:
         if self.in_process:
             return InProcess()
         if self.cluster is not None:
-            return Cluster(self.cluster, self.confinement)
+            return Cluster(self.cluster, self.confinement, self.shared, self.rank)
         return Local(self.confinement, self.workers, self.shared, self.rank)
 
 

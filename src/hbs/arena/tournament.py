@@ -50,10 +50,11 @@ def play(bots: Sequence[str], base: Request, options: runner.RunOptions, replays
          on_start: Callable[[str, int, int], None] | None = None) -> list[Entry]:
     """Play every bot of ``bots`` on the secrets of ``base``; an interrupt stops them all.
 
-    Locally the runs share one schedule: they start together and share ``options.workers`` slots
-    (:class:`hbs.arena.slots.Slots`), the earlier bot first, so that a bot's setup and first games
+    The runs share one schedule: they start together and share ``options.workers`` slots (on a
+    cluster, its :meth:`~hbs.arena.ray_cluster.RayCluster.capacity` runners; see
+    :class:`hbs.arena.slots.Slots`), the earlier bot first, so that a bot's setup and first games
     fill the slots the bot before it no longer needs.  Each run's games, replays and record are the
-    same as when the bots play one after another.  On a cluster the bots play in turn.
+    same as when the bots play one after another.
     """
     if len(set(bots)) != len(bots):
         raise InputError("a bot is named twice")
@@ -92,15 +93,16 @@ def play(bots: Sequence[str], base: Request, options: runner.RunOptions, replays
         except HbsError as exc:  # its setup failed or overran: the bot's fault, not the tournament's
             return Entry(bot, skipped=sanitize.clean(exc, sanitize.ERROR))
 
-    if options.cluster is not None or options.in_process or len(bots) == 1:
+    if options.in_process or len(bots) == 1:
         entries = []
         for bot in bots:
             entries.append(one(bot, options))
             if entries[-1].outcome is not None and entries[-1].outcome.interrupted:
                 break
         return entries
-    shared = Slots(options.workers)
+    shared = Slots(options.cluster.capacity() if options.cluster is not None else options.workers)
     found: list[Entry | BaseException | None] = [None] * len(bots)
+    over = [threading.Event() for _ in bots]  # not Thread.join: an interrupted join may mark a live thread over
 
     def play_one(rank: int) -> None:
         try:
@@ -108,18 +110,19 @@ def play(bots: Sequence[str], base: Request, options: runner.RunOptions, replays
         except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
             found[rank] = exc
             shared.cancel()
+        finally:
+            over[rank].set()
 
-    threads = [threading.Thread(target=play_one, args=(k,), daemon=True) for k in range(len(bots))]
-    for t in threads:
-        t.start()
+    for rank in range(len(bots)):
+        threading.Thread(target=play_one, args=(rank,), daemon=True).start()
     try:
-        for t in threads:
-            while t.is_alive():
-                t.join(0.2)
+        for event in over:
+            while not event.wait(0.2):
+                pass
     except KeyboardInterrupt:
         shared.cancel()  # every run ends after the games in play, its finished games kept
-        for t in threads:
-            t.join()
+        for event in over:
+            event.wait()
     for item in found:
         if isinstance(item, BaseException):
             raise item
