@@ -87,7 +87,8 @@ def symbol_counts(codes: np.ndarray, ncolors: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _code_answer(guess, guess_counts, secret, secret_counts, ncolors, pegs):
+def code_answer(guess, guess_counts, secret, secret_counts, ncolors, pegs):
+    """The answer code of one code against another (rows of a space and of its :func:`symbol_counts`)."""
     black = 0
     for k in range(pegs):
         if guess[k] == secret[k]:
@@ -108,7 +109,7 @@ def grade_codes(guess: np.ndarray, secrets: np.ndarray, ncolors: int) -> np.ndar
     sc = symbol_counts(secrets, ncolors)
     out = np.empty(n, dtype=np.uint8)
     for j in range(n):
-        out[j] = _code_answer(guess, gc, secrets[j], sc[j], ncolors, pegs)
+        out[j] = code_answer(guess, gc, secrets[j], sc[j], ncolors, pegs)
     return out
 
 
@@ -125,7 +126,7 @@ def answer_matrix(guesses: np.ndarray, secrets: np.ndarray, ncolors: int) -> np.
         guess = guesses[i]
         gc = gcounts[i]
         for j in range(s):
-            row[j] = _code_answer(guess, gc, secrets[j], scounts[j], ncolors, pegs)
+            row[j] = code_answer(guess, gc, secrets[j], scounts[j], ncolors, pegs)
     return out
 
 
