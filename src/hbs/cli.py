@@ -470,6 +470,7 @@ def tree(
         the_game = build_game(spec)
         if the_game.kind == "phrases":
             raise InputError("hbs tree needs a code game (mastermind or bulls)")
+        treemod.check_size(the_game)
         mechanism = confinement_of(sandbox, unconfined)
 
         def fresh() -> RemoteBot:

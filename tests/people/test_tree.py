@@ -72,3 +72,12 @@ def test_a_random_bot_is_refused(tmp_path):
 def test_tree_refuses_phrases():
     result = runner.invoke(app, ["tree", "--bot", "entropy", "--game", "phrases"])
     assert result.exit_code == 2 and "code game" in result.stderr
+
+
+def test_a_tree_too_large_to_build_is_one_line():
+    """6x9's tree would play 531,441 codes twice (hours): refused before a bot starts."""
+    result = runner.invoke(app, ["tree", "--bot", "knuth", "--pegs", "6", "--colors", "9"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "hbs: error: hbs tree plays every code twice: mastermind-6x9 has 531,441 codes, it builds trees of games "
+        "up to 50,000 codes (hbs run --limit or --secrets plays a sample)"]

@@ -15,6 +15,18 @@ from hbs.core.status import Status
 from hbs.errors import HbsError, InputError
 
 
+#: The most codes a tree is built over: it plays every code twice (the second time to show the bot
+#: deterministic), so 5x8's 32,768 codes take minutes and 6x9's 531,441 would take hours.
+MAX_CODES = 50_000
+
+
+def check_size(game) -> None:
+    """One line for a game whose tree is too large to build and print."""
+    if game.size > MAX_CODES:
+        raise InputError(f"hbs tree plays every code twice: {game.name} has {game.size:,} codes, it builds trees "
+                         f"of games up to {MAX_CODES:,} codes (hbs run --limit or --secrets plays a sample)")
+
+
 class NotDeterministic(InputError):
     """The bot gave different guesses for the same history."""
 
