@@ -145,6 +145,9 @@ class Schedule:
                     runner = self.idle.pop()
                     batch = self._batch(len(self.idle) + len(self.busy) + 1)
                     self.busy[runner.play.remote([self.secrets[i] for i in batch])] = (runner, batch)
+                if not self.todo:  # the last batch is out: the runners left idle are the next run's
+                    while self.idle:
+                        self._leave(self.idle.pop())
             waiting = [*self.busy, *self.starting]
             if not waiting:  # every runner let go, a lost batch back: wait for a slot
                 time.sleep(POLL)
@@ -167,7 +170,7 @@ class Schedule:
             except lost(ray):
                 self._replace(runner)
                 return
-            self._ready(runner)
+            self.idle.append(runner)
             return
         runner, batch = self.busy.pop(ref)
         try:
@@ -180,7 +183,7 @@ class Schedule:
             raise HbsError(f"a runner failed: {str(exc).strip().splitlines()[-1]}") from None
         for index, record in zip(batch, records):
             self._keep(index, record)
-        self._ready(runner)
+        self.idle.append(runner)
 
     def _sit(self, slot: int, runner=None) -> None:
         """A runner (the pool's, or ``runner``) in ``slot``, loading the bot."""
@@ -201,14 +204,6 @@ class Schedule:
         except Cancelled:
             pass
         self.slots.unwant(self.rank)
-
-    def _ready(self, runner) -> None:
-        """A runner set up or back from a batch: the next batch, or its slot given back when no game
-        is left to hand out."""
-        if self.todo:
-            self.idle.append(runner)
-        else:
-            self._leave(runner)
 
     def _leave(self, runner) -> None:
         self.pool.put(runner)
