@@ -48,7 +48,7 @@ def test_all_plays_every_bot_that_declares_the_game_and_resume_goes_on(tmp_path)
     done = tournament(tmp_path, *args)
     assert done.returncode == 0, done.stderr
     played = {row["bot"]: row["total_guesses"] for row in json.loads(done.stdout)["standings"]}
-    expected = {"entropy", "first", "knuth", "parts", "random"}
+    expected = {"entropy", "first", "hybrid", "knuth", "parts", "random"}
     expected |= {"first_c"} if shutil.which("cc") else set()
     expected |= {"first_js"} if shutil.which("node") else set()
     assert set(played) == expected  # every bundled bot declares bulls

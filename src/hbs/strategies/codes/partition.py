@@ -108,7 +108,7 @@ class PartitionBot(ConsistentBot):
     """Picks the guess whose answer partition of the consistent set scores best under ``criterion``.
 
     Option ``pool``: ``all`` (any code of the game may be guessed) or ``consistent`` (only codes
-    that could be the secret).
+    that could be the secret).  ``opening``: the criterion of the first guess, where it differs.
 
     Games whose answer matrix would be over :data:`MAX_MATRIX_BYTES` are played without one: the
     opening is scored on one code of each symmetry class (every class's members score alike on
@@ -118,6 +118,7 @@ class PartitionBot(ConsistentBot):
     """
 
     criterion = "minimax"
+    opening: str | None = None
     max_matrix_bytes = MAX_MATRIX_BYTES
     work = WORK
 
@@ -146,7 +147,7 @@ class PartitionBot(ConsistentBot):
         if len(subset) <= 2:
             return self.space.text(subset[0])
         pool = self._all if self.pool == "all" else subset
-        criterion = CRITERIA[self.criterion]
+        criterion = CRITERIA[self.opening if self.opening and not history else self.criterion]
         if self._symbols is None:
             scores = partition_scores(self.space.matrix, pool, subset, self.space.n_answers, criterion)
         else:
