@@ -3,11 +3,13 @@
     python benchmarks/optimal.py                  # the search: 4x6, 4x6 max 5, node counts
     python benchmarks/optimal.py --bulls          # + Bulls and Cows (minutes)
     python benchmarks/optimal.py --no-symmetry    # + 4x6 searched with no symmetry (what it saves)
-    python benchmarks/optimal.py --larger         # the bots on 4x7, 5x6, 4x10, 5x8 through `hbs run`
+    python benchmarks/optimal.py --larger         # the bots on 4x7, 5x6, 4x10, 5x8, 5-digit Bulls and 6x9
 
 The search is timed in this process after a warm-up on a tiny game (numba's kernels load from the
 cache; the first run ever compiles them, about a minute).  Larger codes are played with
 `hbs run --in-process --json` in a fresh process a run: seconds in the run, wall, peak memory.
+Every code of each game, but 6x9 (531,441 codes, played without an answer matrix): 200 codes
+drawn with seed 1.
 """
 
 from __future__ import annotations
@@ -15,20 +17,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
-# (game arguments, name, published figure to stand beside)
+# (game arguments, name, published figure to stand beside, codes drawn (None: every code))
 LARGER = [
-    (["--pegs", "4", "--colors", "7"], "mastermind-4x7", "optimum 4.676 a code (Ville 2013)"),
-    (["--pegs", "5", "--colors", "6"], "mastermind-5x6", "-"),
-    (["--pegs", "4", "--colors", "10", "--alphabet", "0123456789"], "mastermind-4x10", "heuristics about 56,225"),
-    (["--pegs", "5", "--colors", "8"], "mastermind-5x8", "heuristics about 179,752"),
+    (["--pegs", "4", "--colors", "7"], "mastermind-4x7", "optimum 4.676 a code (Ville 2013)", None),
+    (["--pegs", "5", "--colors", "6"], "mastermind-5x6", "-", None),
+    (["--pegs", "4", "--colors", "10", "--alphabet", "0123456789"], "mastermind-4x10", "heuristics about 56,225",
+     None),
+    (["--pegs", "5", "--colors", "8"], "mastermind-5x8", "heuristics about 179,752", None),
+    (["--game", "bulls", "--pegs", "5"], "bulls-5", "-", None),
+    (["--pegs", "6", "--colors", "9"], "mastermind-6x9", "-", 200),
 ]
-LARGER_BOTS = ["knuth", "entropy", "parts", "optimal"]
+LARGER_BOTS = ["knuth", "entropy", "parts", "hybrid", "optimal"]
 
 
 def search_figures(bulls: bool, no_symmetry: bool, threads: int) -> None:
@@ -54,25 +59,54 @@ def search_figures(bulls: bool, no_symmetry: bool, threads: int) -> None:
               f"{seconds:8.2f}  {counts}", flush=True)
 
 
+def drawn_codes(folder: str, args: list[str], count: int) -> str:
+    """A file of ``count`` codes of the game of ``args`` (mastermind), drawn with seed 1."""
+    import random
+
+    pegs, colors = int(args[args.index("--pegs") + 1]), int(args[args.index("--colors") + 1])
+    draw = random.Random(1)
+    path = os.path.join(folder, f"codes-{pegs}x{colors}.txt")
+    with open(path, "w") as out:
+        out.writelines("".join(draw.choice("123456789"[:colors]) for _ in range(pegs)) + "\n" for _ in range(count))
+    return path
+
+
+def measured(command: list[str], timeout: float) -> tuple[subprocess.CompletedProcess | None, float]:
+    """Run ``command``; its result (None past ``timeout``) and its own peak memory in MB."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(command, stdout=out, stderr=err, text=True)
+        late = threading.Event()
+        killer = threading.Timer(timeout, lambda: (late.set(), proc.kill()))
+        killer.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it
+        killer.cancel()
+        if late.is_set():
+            return None, 0.0
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(command, proc.returncode, out.read(), err.read()), usage.ru_maxrss / 1024
+
+
 def larger_figures(bots: list[str], games: list[str], timeout: float) -> None:
     board = tempfile.mkdtemp(prefix="hbs-bench-")
     print(f"{'bot':8s} {'game':16s} {'total':>8s} {'mean':>6s} {'max':>4s} {'in-run s':>9s} {'wall s':>8s} "
           f"{'peak MB':>8s}  published")
-    for args, name, published in LARGER:
+    for args, name, published, drawn in LARGER:
         if games and name not in games:
             continue
+        if drawn:
+            args = [*args, "--secrets", drawn_codes(board, args, drawn)]
+            name += f" ({drawn})"
         for bot in bots:
             command = [sys.executable, "-m", "hbs", "run", "--bot", bot, *args, "--json", "--in-process",
                        "--scoreboard", board]
-            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             start = time.perf_counter()
-            try:
-                done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-            except subprocess.TimeoutExpired:
+            done, peak = measured(command, timeout)
+            wall = time.perf_counter() - start
+            if done is None:
                 print(f"{bot:8s} {name:16s} did not finish in {timeout:.0f} s")
                 continue
-            wall = time.perf_counter() - start
-            peak = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before) / 1024
             if done.returncode:
                 print(f"{bot:8s} {name:16s} {done.stderr.strip().splitlines()[-1]}")
                 continue
