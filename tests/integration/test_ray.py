@@ -107,6 +107,7 @@ def test_a_tournaments_runs_share_the_runners_and_each_plays_its_games_alone(clu
                [[s.guess for s in r.steps] for r in alone.records]
 
 
+@pytest.mark.slow  # Ctrl-C on a Ray tournament: 4 s; the shared code (tournament.play) is interrupted locally too
 def test_an_interrupted_tournament_on_the_cluster_keeps_its_finished_games(cluster, tmp_path):
     """Ctrl-C: every run ends after the batches in play, exit 130, each replay holding whole games;
     the slow bot's run, cut short, is not recorded on the scoreboard."""
@@ -126,6 +127,24 @@ def test_an_interrupted_tournament_on_the_cluster_keeps_its_finished_games(clust
     slow = list(read(folder / "slowfirst.jsonl"))
     assert 5 <= len(slow) < 1296 and all(r.status == "solved" and not regrade(r) for r in slow)
     assert not list(board.glob("runs/slowfirst*"))
+
+
+def test_a_tournament_on_the_cluster_skips_bots_that_fail_their_setup(cluster, tmp_path):
+    """A bot whose setup raises and one whose setup overruns hold their runners until they fail; the
+    others play on the runners let go, and the tournament lists the two as skipped (exit 0)."""
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    for name in ("badsetup.py", "slowsetup.py"):
+        shutil.copy(Path(__file__).parent / "breaches" / name, bots / name)
+    (tmp_path / "codes.txt").write_text("1234\n3456\n6611\n")
+    done = hbs("tournament", "--bot", "badsetup", "--bot", "slowsetup", "--bot", "first", "--bots-dir", str(bots),
+               "--secrets", str(tmp_path / "codes.txt"), "--setup-timeout", "3", "--scoreboard",
+               str(tmp_path / "runs"), "--backend", "ray", "--address", cluster.address, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert [(row["bot"], row["games"]) for row in result["standings"]] == [("first", 3)]
+    why = {e["bot"]: e["why"] for e in result["skipped"]}
+    assert "no setup for you" in why["badsetup"] and "within 3" in why["slowsetup"], why
 
 
 @pytest.mark.slow  # the phrase bot on Ray: the same runners as the code games, 6 s more
