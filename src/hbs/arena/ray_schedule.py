@@ -30,6 +30,7 @@ TRIES = 3  # a game whose runner is lost this many times is recorded as an error
 BATCH_SECONDS = 0.5  # the work a batch should hold, once the games' pace is known
 MAX_BATCH = 64
 POLL = 0.05  # seconds between looks for a free slot, while a run wants one
+WAKE = 0.5  # the longest a run waits for its runners before it looks whether the tournament was stopped
 
 
 def lost(ray) -> tuple[type[BaseException], ...]:
@@ -62,9 +63,14 @@ class Pool:
         with self._lock:
             return self.runners.pop() if self.runners else self.make()
 
-    def put(self, runner) -> None:
+    def put(self, runner, loading: bool = False) -> None:
+        """Keep ``runner`` for the next run; one still ``loading`` (it may be a replacement the cluster
+        cannot place) is handed out last, so that no run waits for it while another runner is ready."""
         with self._lock:
-            self.runners.append(runner)
+            if loading:
+                self.runners.insert(0, runner)
+            else:
+                self.runners.append(runner)
 
     def drain(self) -> list:
         with self._lock:
@@ -103,7 +109,9 @@ class Schedule:
             raise
         finally:
             self.slots.unwant(self.rank)
-        for runner in [*self.idle, *self.starting.values()]:  # one still loading is the next run's
+        for runner in self.starting.values():  # still loading: the next run's, after the ready ones
+            self._leave(runner, loading=True)
+        for runner in self.idle:
             self._leave(runner)
         stop(self.ray, self.lost, set())
         return records
@@ -117,15 +125,26 @@ class Schedule:
         except Cancelled:
             raise KeyboardInterrupt from None
         self._grow()
-        ray = self.ray
         first = next(iter(self.starting))
+        runner = self.starting.pop(first)  # placed from here on: closed, not only killed, if it fails
+        while not self.ray.wait([first], timeout=WAKE)[0]:
+            if self.slots.cancelled:
+                raise KeyboardInterrupt
+        if not self._loaded(first):
+            raise HbsError("the first runner was lost while it loaded the bot")
+        self.idle.append(runner)
+
+    def _loaded(self, ref) -> bool:
+        """Whether the runner of the ``load()`` result ``ref`` set the bot up: False if the runner was
+        lost; the error the local arena would raise if the bot or the job's files failed."""
+        ray = self.ray
         try:
-            check_loaded(ray.get(first))
+            check_loaded(ray.get(ref))
         except ray.exceptions.RuntimeEnvSetupError as exc:
             raise InputError(f"the job's files could not be set up on a node: {str(exc).splitlines()[-1]}") from None
         except lost(ray):
-            raise HbsError("the first runner was lost while it loaded the bot") from None
-        self.idle.append(self.starting.pop(first))
+            return False
+        return True
 
     def _run(self) -> list[GameRecord]:
         """Play every game on the runners set up and those still starting, which join as they answer.
@@ -153,7 +172,7 @@ class Schedule:
                 time.sleep(POLL)
                 continue
             wants = bool(self.todo) and len(self.seats) < self.size
-            done, _ = ray.wait(waiting, num_returns=1, timeout=POLL if wants else None)
+            done, _ = ray.wait(waiting, num_returns=1, timeout=POLL if wants else WAKE)
             for ref in done:
                 self._answer(ref)
         if self.slots.cancelled:
@@ -165,12 +184,10 @@ class Schedule:
         ray = self.ray
         if ref in self.starting:
             runner = self.starting.pop(ref)
-            try:
-                check_loaded(ray.get(ref))
-            except lost(ray):
+            if self._loaded(ref):
+                self.idle.append(runner)
+            else:
                 self._replace(runner)
-                return
-            self.idle.append(runner)
             return
         runner, batch = self.busy.pop(ref)
         try:
@@ -205,14 +222,15 @@ class Schedule:
             pass
         self.slots.unwant(self.rank)
 
-    def _leave(self, runner) -> None:
-        self.pool.put(runner)
+    def _leave(self, runner, loading: bool = False) -> None:
+        self.pool.put(runner, loading)
         self.slots.give(self.seats.pop(runner))
 
     def _replace(self, runner) -> None:
         """A lost runner's slot to a new runner (not the pool's: it may be on the lost node too)."""
+        made = self.pool.make()
         self.lost.append(runner)
-        self._sit(self.seats.pop(runner), self.pool.make())
+        self._sit(self.seats.pop(runner), made)
 
     def _batch(self, runners: int) -> list[int]:
         """The next batch: one game until the pace is known, then about :data:`BATCH_SECONDS` of work,
