@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from hbs.contract.bot import load_bot, make_bot
 from hbs.core.games import bulls, mastermind
-from hbs.errors import UnsupportedGame
 from hbs.arena.play import run
 from hbs.arena.replays import regrade
 from hbs.core.feedback import grade, symbol_counts

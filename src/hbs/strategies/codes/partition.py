@@ -9,7 +9,6 @@ set, then to the lowest index.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from numba import njit, prange
