@@ -15,6 +15,8 @@ MemoryError: the runner replaces the worker), ``{"unsupported": why}``; ``{"gues
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import json
 import os
 import sys
@@ -30,14 +32,39 @@ def _preload() -> None:
     """Load what nearly every bot loads (numpy, numba, the bundled strategies) while the runner is
     still starting up: trusted code, loaded confined, before the bot's."""
     try:
-        import hbs.strategies  # noqa: F401
-        from numba.core.registry import cpu_target
+        with _blas_deferred():
+            import hbs.strategies  # noqa: F401
+            from numba.core.registry import cpu_target
 
-        # what numba does before it loads its first kernel: the CPU target's registries (with SciPy
-        # installed, numba.np.arraymath imports scipy.linalg to look for BLAS), a quarter of a second
-        cpu_target.target_context.refresh()
+            # what numba does before it loads its first kernel: the CPU target's registries
+            cpu_target.target_context.refresh()
     except Exception:  # noqa: BLE001 - only a head start: the bot that needs it loads it itself
         pass
+
+
+BLAS = "scipy.linalg.cython_blas"
+
+
+@contextlib.contextmanager
+def _blas_deferred():
+    """Load numba's CPU target without SciPy's linear algebra: to learn whether BLAS is there,
+    ``numba.np.arraymath`` imports ``scipy.linalg.cython_blas``, which imports all of
+    ``scipy.linalg`` (0.2 s of CPU, a third of a worker's start, on two cores paid by each worker
+    alongside the others).  The import is held off while the target loads, then numba's flag is set
+    as that import would have set it; a kernel that uses BLAS imports it when numba compiles it
+    (``numba.np.linalg.ensure_blas``), as before."""
+    if BLAS in sys.modules:
+        yield
+        return
+    sys.modules[BLAS] = None  # `import` raises ImportError at once, its parents not imported
+    try:
+        yield
+    finally:
+        if BLAS in sys.modules and sys.modules[BLAS] is None:
+            del sys.modules[BLAS]
+        arraymath = sys.modules.get("numba.np.arraymath")
+        if arraymath is not None and hasattr(arraymath, "_HAVE_BLAS"):
+            arraymath._HAVE_BLAS = importlib.util.find_spec("scipy") is not None
 
 
 def _threads(request: dict) -> None:
