@@ -4,6 +4,7 @@
     python benchmarks/optimal.py --bulls          # + Bulls and Cows (minutes)
     python benchmarks/optimal.py --no-symmetry    # + 4x6 searched with no symmetry (what it saves)
     python benchmarks/optimal.py --larger         # the bots on 4x7, 5x6, 4x10, 5x8, 5-digit Bulls and 6x9
+    python benchmarks/optimal.py --bounds 5x6,4x9 --exact-below 600 --tries 3   # a strategy and a lower bound
 
 The search is timed in this process after a warm-up on a tiny game (numba's kernels load from the
 cache; the first run ever compiles them, about a minute).  Larger codes are played with
@@ -57,6 +58,32 @@ def search_figures(bulls: bool, no_symmetry: bool, threads: int) -> None:
         counts = ", ".join(f"{k} {v:,}" for k, v in found.stats.items())
         print(f"{game.name:15s} {max_depth or '-':>4} {'yes' if symmetric else 'no':>4s} {found.total:6d} "
               f"{seconds:8.2f}  {counts}", flush=True)
+
+
+def bound_figures(games: list[str], exact_below: int, tries: int, threads: int) -> None:
+    """Where the exact search does not finish: the proven lower bound and a strategy exact below
+    ``exact_below`` codes (hbs.strategies.optimal.bounded), each timed, the strategy re-graded."""
+    import resource
+
+    from hbs.core.games import mastermind
+    from hbs.strategies.codes.space import CodeSpace
+    from hbs.strategies.optimal import bounded
+    from hbs.strategies.optimal.decision_tree import check, from_arrays
+
+    print(f"{'game':15s} {'codes':>6s} {'lower':>7s} {'strategy':>8s} {'max':>3s} {'s':>7s} {'gap':>6s} "
+          f"peak MB   (exact below {exact_below} codes, best of {tries})")
+    for name in games:
+        pegs, colors = map(int, name.split("x"))
+        game = mastermind(pegs, colors, "0123456789") if colors == 10 else mastermind(pegs, colors)
+        matrix = CodeSpace(game).matrix
+        start = time.perf_counter()
+        found = bounded.bounds(game, matrix, exact_below, tries, threads)
+        seconds = time.perf_counter() - start
+        regraded, worst = check(game, from_arrays(game, *found.strategy[1:5]))
+        assert regraded == found.total
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{game.name:15s} {game.size:6d} {found.lower:7d} {found.total:8d} {worst:3d} {seconds:7.1f} "
+              f"{(found.total - found.lower) / found.lower:6.2%} {peak:7.0f}", flush=True)
 
 
 def drawn_codes(folder: str, args: list[str], count: int) -> str:
@@ -124,8 +151,13 @@ def main() -> None:
     parser.add_argument("--bots", default=",".join(LARGER_BOTS), help="bots for --larger")
     parser.add_argument("--games", default="", help="only these games for --larger (e.g. mastermind-4x7)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds a --larger run may take")
+    parser.add_argument("--bounds", default="", help="lower bound and strategy for these games (e.g. 5x6,4x9)")
+    parser.add_argument("--exact-below", type=int, default=600, help="--bounds: sets solved exactly")
+    parser.add_argument("--tries", type=int, default=3, help="--bounds: guesses tried on a larger set")
     args = parser.parse_args()
-    if args.larger:
+    if args.bounds:
+        bound_figures(args.bounds.split(","), args.exact_below, args.tries, args.threads)
+    elif args.larger:
         games = [g for g in args.games.split(",") if g]
         larger_figures(args.bots.split(","), games, args.timeout)
     else:

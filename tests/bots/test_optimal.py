@@ -15,6 +15,7 @@ from hbs.core.games import DIGITS, CodeGame, PhraseGame, mastermind
 from hbs.arena.replays import read, regrade
 from hbs.core.rule import grade
 from hbs.strategies.optimal import bot as optimal
+from hbs.strategies.optimal import bounded
 from hbs.strategies.optimal.decision_tree import check, from_arrays, save
 from hbs.strategies.codes.space import CodeSpace
 
@@ -119,7 +120,8 @@ def run_json(*args: str) -> dict:
 
 
 # Koyama and Lai 1993: 5625 in all (max 6); 5626 when no code may take a sixth guess.
-@pytest.mark.parametrize("options, total, worst", [([], 5625, 6), (["--bot-option", "max_depth=5"], 5626, 5)])
+@pytest.mark.parametrize("options, total, worst", [
+    ([], 5625, 6), pytest.param(["--bot-option", "max_depth=5"], 5626, 5, marks=pytest.mark.slow)])
 def test_published_optimum_through_hbs_run(tmp_path, options, total, worst):
     replays = tmp_path / "r.jsonl"
     summary = run_json("--bot", "optimal", *options, "--replays", str(replays))
@@ -203,3 +205,45 @@ def test_symmetry_keeps_the_optimum_on_4x7_sets():
         costs = [search.solve_set(subset, 63, np.array([first]), 1, arrays,
                                   np.array([len(ids), perfect, 7, 0, 0, symmetric]))[0] for symmetric in (1, 0)]
         assert costs[0] == costs[1], (answer, len(subset), costs)
+
+
+@pytest.mark.parametrize("game", [g for g, depth in SMALL if depth is None], ids=lambda g: g.name)
+def test_bounds_hold_the_optimum(game):
+    """Where the exact search does not finish, a strategy and a proven lower bound: the brute force's
+    optimum lies between them, and they meet on it where every group is searched exactly."""
+    expected = brute_force(game, None)
+    matrix = CodeSpace(game).matrix
+    for exact_below, tries in ((0, 1), (2, 1), (4, 2), (game.size, 1)):
+        found = bounded.bounds(game, matrix, exact_below, tries)
+        assert found.lower <= expected <= found.total
+        assert check(game, from_arrays(game, *found.strategy[1:5]))[0] == found.total
+    assert found.lower == found.total == expected
+
+
+def test_bounds_on_4x6_and_4x7_around_the_published_optima():
+    rough = bounded.bounds(mastermind(), CodeSpace(mastermind()).matrix, 0, 1, threads=2)
+    assert rough.lower <= 5625 < rough.total < 5801  # between the optimum and Knuth's
+    exact = bounded.bounds(mastermind(), CodeSpace(mastermind()).matrix, 300, 1, threads=2)
+    assert exact.lower == exact.total == 5625  # every group below each opening searched: the optimum
+    game = mastermind(4, 7)
+    wider = bounded.bounds(game, CodeSpace(game).matrix, 100, 2, threads=2)
+    assert wider.lower <= 11228 <= wider.total  # Ville 2013: 4.676 a code
+
+
+def test_exact_below_plays_its_strategy_through_hbs_run(tmp_path):
+    replays = tmp_path / "r.jsonl"
+    summary = run_json("--bot", "optimal", "--bot-option", "exact_below=100", "--bot-option", "tries=1",
+                       "--replays", str(replays))
+    expected = bounded.bounds(mastermind(), CodeSpace(mastermind()).matrix, 100, 1).total
+    assert (summary["solved"], summary["total_guesses"]) == (1296, expected)
+    assert all(not regrade(r) for r in read(replays))
+
+
+@pytest.mark.parametrize("options, message", [
+    (["exact_below=-1"], "exact_below must be 0"), (["tries=0"], "tries 1 or more"),
+    (["exact_below=100", "max_depth=5"], "do not go together")])
+def test_bad_exact_below_is_one_line_exit_2(options, message):
+    args = [arg for option in options for arg in ("--bot-option", option)]
+    result = runner.invoke(app, ["run", "--bot", "optimal", *args, "--json"])
+    assert result.exit_code == 2 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1

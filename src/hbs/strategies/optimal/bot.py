@@ -31,12 +31,14 @@ from hbs.contract.bot import Bot, Guess
 from hbs.errors import InputError, UnsupportedGame
 from hbs.core.games import CodeGame
 from hbs.strategies.codes.consistent import NoConsistentSecret
+from hbs.strategies.optimal.bounded import bounds
 from hbs.strategies.optimal.decision_tree import BadTree, Player, check, from_arrays, load, save
 from hbs.strategies.optimal.search import (
     INF,
     STAT_NAMES,
     UNLIMITED,
     dense_answers,
+    graft,
     guess_cost,
     layout,
     ranked,
@@ -171,7 +173,7 @@ class _Tasks:
         """The first guess's groups are done: the limit for the others; search those worth it."""
         first = int(part.guesses[0])
         results = [(child.answer, child.result) for child in part.children]
-        part.result = _graft(first, len(part.subset), results)
+        part.result = graft(first, len(part.subset), results)
         part.limit = int(min(part.result[0], INF))
         for rank in range(1, len(part.guesses)):
             if part.bounds[rank] < part.limit:
@@ -214,24 +216,6 @@ def _searching(path: Path | None):
             lock.close()
 
 
-def _graft(guess: int, size: int, results: list[tuple[int, tuple]]) -> tuple:
-    """A tree opening with ``guess`` on ``size`` codes, with each answer's tree under it."""
-    total = size
-    parent, answer, guesses, sizes = [np.array([-1])], [np.array([-1])], [np.array([guess])], [np.array([size])]
-    stats = np.zeros(len(STAT_NAMES), dtype=np.int64)
-    offset = 1
-    for a, (cost, p, _a, g, s, st) in results:
-        total += int(cost)
-        parent.append(np.where(p < 0, 0, p + offset))  # each tree's root hangs under node 0
-        answer.append(np.where(_a < 0, a, _a))
-        guesses.append(g)
-        sizes.append(s)
-        stats += st
-        offset += len(g)
-    return (total, np.concatenate(parent), np.concatenate(answer), np.concatenate(guesses),
-            np.concatenate(sizes), stats)
-
-
 #: The largest code game the optimal bot searches (its answer matrix: 100 MB).
 MAX_CODES = 10_000
 #: The largest code game the optimal bot declares it plays (searched in seconds: 4x6 has 1296 codes).
@@ -244,7 +228,10 @@ class OptimalBot(Bot):
     """Exact optimal play for code games: the strategy of least total guesses over every code.
 
     Option ``max_depth=K`` (0: none) holds the worst case to ``K`` guesses; a ``K`` that no strategy
-    meets is declined in ``setup``.  The strategy is searched in ``setup`` and kept in the bot's own
+    meets is declined in ``setup``.  Option ``exact_below=K`` (0: the whole game, exactly) plays, where
+    the whole search would take hours, the strategy of :mod:`hbs.strategies.optimal.bounded`: the
+    groups of at most ``K`` codes below each opening solved exactly, the larger ones by the best of
+    ``tries`` guesses.  The strategy is searched in ``setup`` and kept in the bot's own
     cache (``$NUMBA_CACHE_DIR``, writable for a confined bot) as a decision tree in the format of
     ``hbs tree --out``: a later run checks it against every code and plays it without searching.
     """
@@ -255,10 +242,17 @@ class OptimalBot(Bot):
     games = staticmethod(lambda game: game.kind in ("mastermind", "bulls") and game.size <= MAX_DECLARED)
     history_only = True  # a walk down a fixed tree
 
-    def __init__(self, max_depth: int = 0, threads: int = 0):
+    def __init__(self, max_depth: int = 0, threads: int = 0, exact_below: int = 0, tries: int = 3):
         if max_depth < 0:
             raise InputError(f"option max_depth must be 0 (no limit) or more, got {max_depth}")
+        if exact_below < 0 or tries < 1:
+            raise InputError(f"options exact_below must be 0 (the whole game) or more and tries 1 or more, "
+                             f"got {exact_below} and {tries}")
+        if exact_below and max_depth:
+            raise InputError("options exact_below and max_depth do not go together: exact_below plays a "
+                             "strategy exact only below that many codes, with no worst case held")
         self.max_depth = max_depth or None
+        self.exact_below, self.tries = exact_below, tries
         self.threads = threads or len(os.sched_getaffinity(0))
         self.player: Player | None = None
         self.searched = False
@@ -274,7 +268,12 @@ class OptimalBot(Bot):
             root = self._load(game, path) if path else None
             if root is None:
                 try:
-                    found = solve(game, space_for(game).matrix, self.max_depth, threads=self.threads)
+                    if self.exact_below:
+                        total, *arrays, stats = bounds(game, space_for(game).matrix, self.exact_below, self.tries,
+                                                       self.threads).strategy
+                        found = Strategy(total, *arrays, dict(zip(STAT_NAMES, map(int, stats))))
+                    else:
+                        found = solve(game, space_for(game).matrix, self.max_depth, threads=self.threads)
                 except NoStrategy as exc:
                     raise UnsupportedGame(str(exc)) from None
                 root = from_arrays(game, found.parent, found.answer, found.guess, found.size)
@@ -298,7 +297,8 @@ class OptimalBot(Bot):
             return None
         alphabet = hashlib.sha256(game.symbols.encode()).hexdigest()[:8]
         depth = self.max_depth or "any"
-        return Path(folder) / "strategies" / f"optimal-v{SEARCH_VERSION}-{game.name}-{alphabet}-max{depth}.json"
+        exact = f"-below{self.exact_below}x{self.tries}" if self.exact_below else ""
+        return Path(folder) / "strategies" / f"optimal-v{SEARCH_VERSION}-{game.name}-{alphabet}-max{depth}{exact}.json"
 
     def _load(self, game, path: Path) -> dict | None:
         """The saved tree when it finds every code within ``max_depth``; else ``None``."""

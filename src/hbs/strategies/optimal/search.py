@@ -486,6 +486,24 @@ def layout(subset, total, depth, hist, hlen, tables, rules, memo, lists, stats):
     return total, _array(parents), _array(answers), _array(guesses), _array(sizes), stats
 
 
+def graft(guess: int, size: int, results: list[tuple[int, tuple]]) -> tuple:
+    """A tree opening with ``guess`` on ``size`` codes, with each answer's tree under it."""
+    total = size
+    parent, answer, guesses, sizes = [np.array([-1])], [np.array([-1])], [np.array([guess])], [np.array([size])]
+    stats = np.zeros(len(STAT_NAMES), dtype=np.int64)
+    offset = 1
+    for a, (cost, p, _a, g, s, st) in results:
+        total += int(cost)
+        parent.append(np.where(p < 0, 0, p + offset))  # each tree's root hangs under node 0
+        answer.append(np.where(_a < 0, a, _a))
+        guesses.append(g)
+        sizes.append(s)
+        stats += st
+        offset += len(g)
+    return (total, np.concatenate(parent), np.concatenate(answer), np.concatenate(guesses),
+            np.concatenate(sizes), stats)
+
+
 STAT_NAMES = ("sets searched", "memo hits", "guesses tried", "sets solved at once", "pairs scored", "memo size")
 
 
