@@ -79,7 +79,7 @@ def bound_figures(games: list[str], exact_below: int, tries: int, threads: int) 
         start = time.perf_counter()
         found = bounded.bounds(game, matrix, exact_below, tries, threads)
         seconds = time.perf_counter() - start
-        regraded, worst = check(game, from_arrays(game, *found.strategy[1:5]))
+        regraded, worst = check(game, from_arrays(game, found.strategy.parent, found.strategy.answer, found.strategy.guess, found.strategy.size))
         assert regraded == found.total
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{game.name:15s} {game.size:6d} {found.lower:7d} {found.total:8d} {worst:3d} {seconds:7.1f} "

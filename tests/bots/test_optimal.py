@@ -216,7 +216,7 @@ def test_bounds_hold_the_optimum(game):
     for exact_below, tries in ((0, 1), (2, 1), (4, 2), (game.size, 1)):
         found = bounded.bounds(game, matrix, exact_below, tries)
         assert found.lower <= expected <= found.total
-        assert check(game, from_arrays(game, *found.strategy[1:5]))[0] == found.total
+        assert check(game, from_arrays(game, found.strategy.parent, found.strategy.answer, found.strategy.guess, found.strategy.size))[0] == found.total
     assert found.lower == found.total == expected
 
 
@@ -240,7 +240,7 @@ def test_exact_below_plays_its_strategy_through_hbs_run(tmp_path):
 
 
 @pytest.mark.parametrize("options, message", [
-    (["exact_below=-1"], "exact_below must be 0"), (["tries=0"], "tries 1 or more"),
+    (["exact_below=-1"], "exact_below must be 0"), (["tries=0"], "tries must be 1 or more"),
     (["exact_below=100", "max_depth=5"], "do not go together")])
 def test_bad_exact_below_is_one_line_exit_2(options, message):
     args = [arg for option in options for arg in ("--bot-option", option)]

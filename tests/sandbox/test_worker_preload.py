@@ -35,3 +35,12 @@ def test_preload_defers_blas_and_keeps_numbas_answer():
     assert plain == ["True", "True", "(5.0,", "5.0)", "True"]
     # the worker's: the same flag, scipy.linalg only once a kernel needs BLAS, the same results
     assert probe("import hbs.sandbox.worker as w; w._preload()") == ["True", "False", "(5.0,", "5.0)", "True"]
+
+
+def test_the_deferral_undoes_itself_when_the_target_fails_to_load():
+    pytest.importorskip("scipy")
+    code = ("import sys\nimport hbs.sandbox.worker as w\ntry:\n    with w._blas_deferred():\n"
+            "        assert sys.modules[w.CYTHON_BLAS] is None\n        raise RuntimeError\nexcept RuntimeError:\n"
+            "    pass\nprint(w.CYTHON_BLAS in sys.modules)\nimport scipy.linalg.cython_blas\nprint('imported')")
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "imported"], done.stderr

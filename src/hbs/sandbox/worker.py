@@ -16,6 +16,7 @@ MemoryError: the runner replaces the worker), ``{"unsupported": why}``; ``{"gues
 from __future__ import annotations
 
 import contextlib
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -42,7 +43,7 @@ def _preload() -> None:
         pass
 
 
-BLAS = "scipy.linalg.cython_blas"
+CYTHON_BLAS = "scipy.linalg.cython_blas"
 
 
 @contextlib.contextmanager
@@ -50,21 +51,39 @@ def _blas_deferred():
     """Load numba's CPU target without SciPy's linear algebra: to learn whether BLAS is there,
     ``numba.np.arraymath`` imports ``scipy.linalg.cython_blas``, which imports all of
     ``scipy.linalg`` (0.2 s of CPU, a third of a worker's start, on two cores paid by each worker
-    alongside the others).  The import is held off while the target loads, then numba's flag is set
-    as that import would have set it; a kernel that uses BLAS imports it when numba compiles it
-    (``numba.np.linalg.ensure_blas``), as before."""
-    if BLAS in sys.modules:
+    alongside the others).  Where that probe would pass (:func:`_blas_usable`), the import is held
+    off while the target loads and numba's flag set as the probe would have; a kernel that uses
+    BLAS imports it when numba compiles it (``numba.np.linalg.ensure_blas``) or, loaded from numba's
+    cache, at its first call: the 0.2 s move to the bot's first use of BLAS, if any.  Anywhere
+    else numba probes as it always does."""
+    if CYTHON_BLAS in sys.modules or not _blas_usable():
         yield
         return
-    sys.modules[BLAS] = None  # `import` raises ImportError at once, its parents not imported
+    sys.modules[CYTHON_BLAS] = None  # `import` raises ImportError at once, its parents not imported
     try:
         yield
     finally:
-        if BLAS in sys.modules and sys.modules[BLAS] is None:
-            del sys.modules[BLAS]
+        if CYTHON_BLAS in sys.modules and sys.modules[CYTHON_BLAS] is None:
+            del sys.modules[CYTHON_BLAS]
         arraymath = sys.modules.get("numba.np.arraymath")
         if arraymath is not None and hasattr(arraymath, "_HAVE_BLAS"):
-            arraymath._HAVE_BLAS = importlib.util.find_spec("scipy") is not None
+            arraymath._HAVE_BLAS = True
+
+
+def _blas_usable() -> bool:
+    """Whether numba's BLAS probe would pass, asked without importing ``scipy.linalg``: SciPy ships
+    the ``cython_blas`` extension, and numba's check that it was built for numba's integer width
+    (read from ``scipy.__config__``) passes.  False on any doubt (another numba, no SciPy)."""
+    try:
+        from numba.np import linalg
+
+        linalg._check_lapack_int_width()
+        spec = importlib.util.find_spec("scipy")
+    except Exception:  # noqa: BLE001 - numba's own probe then decides
+        return False
+    folders = (spec.submodule_search_locations or []) if spec is not None else []
+    return any(os.path.isfile(os.path.join(folder, "linalg", "cython_blas" + suffix))
+               for folder in folders for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def _threads(request: dict) -> None:

@@ -31,34 +31,21 @@ from hbs.contract.bot import Bot, Guess
 from hbs.errors import InputError, UnsupportedGame
 from hbs.core.games import CodeGame
 from hbs.strategies.codes.consistent import NoConsistentSecret
-from hbs.strategies.optimal.bounded import bounds
+from hbs.strategies.optimal.bounded import BOUNDED_VERSION, bounds
 from hbs.strategies.optimal.decision_tree import BadTree, Player, check, from_arrays, load, save
 from hbs.strategies.optimal.search import (
     INF,
     STAT_NAMES,
+    Strategy,
     UNLIMITED,
-    dense_answers,
     graft,
     guess_cost,
     layout,
+    prepared,
     ranked,
     solve_set,
-    tables,
 )
 from hbs.strategies.codes.space import space_for
-
-
-@dataclass
-class Strategy:
-    """An optimal strategy as a tree: node ``k`` guesses ``guess[k]`` after the answer ``answer[k]``
-    to its parent's guess; the search's counts beside it."""
-
-    total: int
-    parent: np.ndarray
-    answer: np.ndarray
-    guess: np.ndarray
-    size: np.ndarray
-    stats: dict[str, int]
 
 
 class NoStrategy(Exception):
@@ -75,18 +62,13 @@ def solve(game: CodeGame, matrix: np.ndarray, max_depth: int | None = None, symm
     searched on ``threads`` threads (the same strategy for any number).
 
     Raises :class:`NoStrategy` when ``max_depth`` cannot be met."""
-    dense, ids = dense_answers(matrix)
-    arrays = tables(game, dense)
+    arrays, rules, ids = prepared(game, matrix, max_depth, symmetric)
     depth = max_depth if max_depth is not None else UNLIMITED
-    perfect = int(np.searchsorted(ids, game.pegs * (game.pegs + 1)))
-    rules = np.array([len(ids), perfect, game.colors, game.distinct, max_depth is not None, symmetric],
-                     dtype=np.int64)
     root = _Part(np.arange(game.size, dtype=np.int64), np.empty(0, dtype=np.int64), depth)
     total, parent, answer, guess, size, stats = _Tasks(arrays, rules, threads, split).run(root)
     if total >= INF:
         raise NoStrategy(f"no strategy finds every {game.name} code within {max_depth} guesses")
-    answer = np.where(answer >= 0, ids[np.maximum(answer, 0)], -1)  # the game's own answer codes
-    return Strategy(int(total), parent, answer, guess, size, dict(zip(STAT_NAMES, map(int, stats))))
+    return Strategy.laid_out((total, parent, answer, guess, size, stats), ids)
 
 
 @dataclass(eq=False)
@@ -245,9 +227,10 @@ class OptimalBot(Bot):
     def __init__(self, max_depth: int = 0, threads: int = 0, exact_below: int = 0, tries: int = 3):
         if max_depth < 0:
             raise InputError(f"option max_depth must be 0 (no limit) or more, got {max_depth}")
-        if exact_below < 0 or tries < 1:
-            raise InputError(f"options exact_below must be 0 (the whole game) or more and tries 1 or more, "
-                             f"got {exact_below} and {tries}")
+        if exact_below < 0:
+            raise InputError(f"option exact_below must be 0 (the whole game, exactly) or more, got {exact_below}")
+        if tries < 1:
+            raise InputError(f"option tries must be 1 or more, got {tries}")
         if exact_below and max_depth:
             raise InputError("options exact_below and max_depth do not go together: exact_below plays a "
                              "strategy exact only below that many codes, with no worst case held")
@@ -269,9 +252,8 @@ class OptimalBot(Bot):
             if root is None:
                 try:
                     if self.exact_below:
-                        total, *arrays, stats = bounds(game, space_for(game).matrix, self.exact_below, self.tries,
-                                                       self.threads).strategy
-                        found = Strategy(total, *arrays, dict(zip(STAT_NAMES, map(int, stats))))
+                        found = bounds(game, space_for(game).matrix, self.exact_below, self.tries,
+                                       self.threads).strategy
                     else:
                         found = solve(game, space_for(game).matrix, self.max_depth, threads=self.threads)
                 except NoStrategy as exc:
@@ -297,7 +279,7 @@ class OptimalBot(Bot):
             return None
         alphabet = hashlib.sha256(game.symbols.encode()).hexdigest()[:8]
         depth = self.max_depth or "any"
-        exact = f"-below{self.exact_below}x{self.tries}" if self.exact_below else ""
+        exact = f"-bounded{BOUNDED_VERSION}-below{self.exact_below}x{self.tries}" if self.exact_below else ""
         return Path(folder) / "strategies" / f"optimal-v{SEARCH_VERSION}-{game.name}-{alphabet}-max{depth}{exact}.json"
 
     def _load(self, game, path: Path) -> dict | None:

@@ -30,45 +30,41 @@ from dataclasses import dataclass
 import numpy as np
 
 from hbs.core.games import CodeGame
-from hbs.strategies.optimal.search import INF, UNLIMITED, dense_answers, graft, ranked, solve_set, tables
+from hbs.strategies.optimal.search import INF, UNLIMITED, Strategy, graft, prepared, ranked, solve_set
+
+
+#: Part of the name of a saved strategy (see ``OptimalBot``): a change here that plays other guesses
+#: must bump it, or a run plays the tree an older version saved.
+BOUNDED_VERSION = 1
 
 
 @dataclass(frozen=True)
 class Bounds:
-    """A proven lower bound, and the strategy found: ``(total, parent, answer, guess, size, stats)``
-    as :func:`hbs.strategies.optimal.search.layout` lays it out, the answers in the game's codes."""
+    """A proven lower bound, and the strategy found."""
 
     lower: int
-    strategy: tuple
+    strategy: Strategy
 
     @property
     def total(self) -> int:
-        return int(self.strategy[0])
+        return self.strategy.total
 
 
 def bounds(game: CodeGame, matrix: np.ndarray, exact_below: int, tries: int = 3, threads: int = 1) -> Bounds:
     """The lower bound and the strategy of the module's docstring for every code of ``game``, the exact
     searches on ``threads`` threads (the same figures and strategy on any number)."""
-    dense, ids = dense_answers(matrix)
-    arrays = tables(game, dense)
-    perfect = int(np.searchsorted(ids, game.pegs * (game.pegs + 1)))
-    rules = np.array([len(ids), perfect, game.colors, game.distinct, False, True], dtype=np.int64)
-    lb = arrays[3]
+    arrays, rules, ids = prepared(game, matrix)
+    perfect, lb = int(rules[1]), arrays[3]
 
     def groups(subset: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         row = arrays[0][guess][subset]
         return [(a, subset[row == a]) for a in range(int(rules[0])) if a != perfect and (row == a).any()]
 
-    def options(subset: np.ndarray, hist: np.ndarray, count: int) -> tuple[list[int], int]:
-        """The first ``count`` guesses the search would try on ``subset``, and the least bound."""
-        guesses, scores = ranked(subset, UNLIMITED, hist, len(hist), arrays, rules)
-        worth = [int(g) for g, b in zip(guesses[:count], scores[:count]) if b < INF] or [int(guesses[0])]
-        least = int(scores[0]) if len(scores) and scores[0] < INF else int(lb[len(subset)])
-        return worth, max(least, int(lb[len(subset)]))
-
     def least_bound(guess: int, part: np.ndarray) -> int:
         """What a group below ``guess`` costs at least, two guesses deep (a pair or less: exactly)."""
-        return options(part, np.array([guess], dtype=np.int64), 1)[1]
+        scores = ranked(part, UNLIMITED, np.array([guess], dtype=np.int64), 1, arrays, rules)[1]
+        least = int(scores[0]) if len(scores) and scores[0] < INF else 0  # INF: a single code or a pair
+        return max(least, int(lb[len(part)]))
 
     with ThreadPoolExecutor(max(1, threads)) as pool:
 
@@ -96,22 +92,21 @@ def bounds(game: CodeGame, matrix: np.ndarray, exact_below: int, tries: int = 3,
             return graft(guess, len(subset), trees), {a: int(pending[a].result()[0]) for a in pending}
 
         everything = np.arange(game.size, dtype=np.int64)
+        none = np.empty(0, dtype=np.int64)
         if game.size <= max(exact_below, 2):
-            strategy = plan(everything, np.empty(0, dtype=np.int64), 1)
+            strategy = plan(everything, none, 1)
             least = int(strategy[0])
         else:
             strategy, least = None, INF
-            openings, _ = options(everything, np.empty(0, dtype=np.int64), game.size)  # every one worth trying
-            for guess in openings:
+            openings, scores = ranked(everything, UNLIMITED, none, 0, arrays, rules)
+            for guess in (int(g) for g, score in zip(openings, scores) if score < INF):  # every one worth trying
                 parts = groups(everything, guess)
-                bound = game.size + sum(least_bound(guess, part) for _a, part in parts)
+                bounded = {a: least_bound(guess, part) for a, part in parts}
+                bound = game.size + sum(bounded.values())
                 if strategy is not None and bound >= strategy[0]:
                     least = min(least, bound)  # it cannot beat the strategy found: not searched
                     continue
-                tree, exact = laid_out(guess, everything, np.empty(0, dtype=np.int64))
-                least = min(least, game.size + sum(exact[a] if a in exact else least_bound(guess, part)
-                                                   for a, part in parts))
+                tree, exact = laid_out(guess, everything, none)
+                least = min(least, bound + sum(exact[a] - bounded[a] for a in exact))
                 strategy = tree if strategy is None or tree[0] < strategy[0] else strategy
-    total, parent, answer, guess, size, stats = strategy
-    answer = np.where(answer >= 0, ids[np.maximum(answer, 0)], -1)
-    return Bounds(least, (int(total), parent, answer, guess, size, stats))
+    return Bounds(least, Strategy.laid_out(strategy, ids))

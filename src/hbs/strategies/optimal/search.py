@@ -34,6 +34,7 @@ two threads then fight over) and read the set's rows of the symmetric answer mat
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, types
@@ -504,6 +505,27 @@ def graft(guess: int, size: int, results: list[tuple[int, tuple]]) -> tuple:
             np.concatenate(sizes), stats)
 
 
+@dataclass
+class Strategy:
+    """A strategy as a tree: node ``k`` guesses ``guess[k]`` after the answer ``answer[k]`` (the
+    game's answer code) to its parent's guess; the search's counts beside it."""
+
+    total: int
+    parent: np.ndarray
+    answer: np.ndarray
+    guess: np.ndarray
+    size: np.ndarray
+    stats: dict[str, int]
+
+    @classmethod
+    def laid_out(cls, tree: tuple, ids: np.ndarray) -> "Strategy":
+        """From a tree as :func:`layout` and :func:`graft` lay it out, its answers dense (``ids``: the
+        game's answer code of each)."""
+        total, parent, answer, guess, size, stats = tree
+        answer = np.where(answer >= 0, ids[np.maximum(answer, 0)], -1)
+        return cls(int(total), parent, answer, guess, size, dict(zip(STAT_NAMES, map(int, stats))))
+
+
 STAT_NAMES = ("sets searched", "memo hits", "guesses tried", "sets solved at once", "pairs scored", "memo size")
 
 
@@ -514,6 +536,18 @@ def tables(game: CodeGame, matrix: np.ndarray) -> tuple:
     branches = game.pegs * (game.pegs + 3) // 2 - 1  # answers other than the exact match
     lb, mindepth = lower_bounds(game.size, branches)
     return np.ascontiguousarray(matrix), codes, perms, lb, mindepth
+
+
+def prepared(game: CodeGame, matrix: np.ndarray, max_depth: int | None = None,
+             symmetric: bool = True) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """What the kernels take for ``game``: its tables (:func:`tables`, on the dense answers), its
+    rules (``[answers, the exact match's answer, colours, distinct, depth held, symmetric]``) and the
+    game's answer code of each dense answer."""
+    dense, ids = dense_answers(matrix)
+    perfect = int(np.searchsorted(ids, game.pegs * (game.pegs + 1)))
+    rules = np.array([len(ids), perfect, game.colors, game.distinct, max_depth is not None, symmetric],
+                     dtype=np.int64)
+    return tables(game, dense), rules, ids
 
 
 def dense_answers(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
