@@ -458,6 +458,7 @@ def tree(
     bots_dir: BotsDirs = [],
     json_out: Annotated[bool, typer.Option("--json", help="Print only a JSON summary (leaves, worst, total...).")] = False,
     out_file: Annotated[Optional[str], typer.Option("--out", help="Write the nested tree as JSON to this file.")] = None,
+    setup_timeout: SetupTimeoutOpt = 120.0,
     sandbox: SandboxOpt = "auto",
     unconfined: UnconfinedOpt = False,
 ) -> None:
@@ -474,7 +475,8 @@ def tree(
         mechanism = confinement_of(sandbox, unconfined)
 
         def fresh() -> RemoteBot:
-            made = stack.enter_context(contextlib.closing(remote_bot(spec, mechanism, the_game)))
+            made = stack.enter_context(contextlib.closing(remote_bot(spec, mechanism, the_game,
+                                                                     Budgets(setup_timeout=setup_timeout))))
             made.setup(the_game)
             return made
 

@@ -81,3 +81,27 @@ def test_a_tree_too_large_to_build_is_one_line():
     assert result.stderr.strip().splitlines() == [
         "hbs: error: hbs tree plays every code twice: mastermind-6x9 has 531,441 codes, it builds trees of games "
         "up to 50,000 codes (hbs run --limit or --secrets plays a sample)"]
+
+
+def test_a_long_setup_is_given_its_setup_timeout(tmp_path):
+    """`--setup-timeout`, as for `hbs run`: a bot that searches a large game in its setup."""
+    (tmp_path / "patient.py").write_text(textwrap.dedent('''
+        import time
+        from hbs import Bot
+
+        class Patient(Bot):
+            """First code, after a long setup."""
+            games = frozenset({"mastermind"})
+
+            def setup(self, game):
+                time.sleep(2)
+                self.codes = game.codes()
+
+            def guess(self, history):
+                done = {g for g, b, w in history}
+                return next(c for c in self.codes if c not in done)
+        '''))
+    args = ["tree", "--bot", "patient", "--bots-dir", str(tmp_path), "--pegs", "1", "--colors", "3", "--json"]
+    short = runner.invoke(app, [*args, "--setup-timeout", "0.5"])
+    assert short.exit_code != 0 and "0.50 s" in short.output + short.stderr
+    assert json.loads(runner.invoke(app, [*args, "--setup-timeout", "30"]).stdout)["leaves"] == 3

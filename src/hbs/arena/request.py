@@ -16,6 +16,7 @@ from hbs.core.loaders import load_codes, load_phrases, load_words
 if TYPE_CHECKING:
     from hbs.arena.contestant import BotRef
     from hbs.people.remote_bot import RemoteBot
+    from hbs.sandbox.workers import Budgets
 
 
 
@@ -155,8 +156,9 @@ def words_file(spec: Request, game: CodeGame | PhraseGame | None) -> str | Path 
     return (spec.words or default_words()) if isinstance(game, PhraseGame) else None
 
 
-def remote_bot(spec: Request, mechanism: str, game: CodeGame | PhraseGame) -> "RemoteBot":
+def remote_bot(spec: Request, mechanism: str, game: CodeGame | PhraseGame,
+               budgets: "Budgets | None" = None) -> "RemoteBot":
     """The bot ``spec`` names, played through a confined worker (set it up with ``setup(game)``)."""
     from hbs.people.remote_bot import RemoteBot
 
-    return RemoteBot(*prepare_bot(spec, mechanism, game))
+    return RemoteBot(*prepare_bot(spec, mechanism, game), budgets)
