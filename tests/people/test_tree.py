@@ -84,7 +84,7 @@ def test_a_tree_too_large_to_build_is_one_line():
 
 
 def test_a_long_setup_is_given_its_setup_timeout(tmp_path):
-    """`--setup-timeout`, as for `hbs run`: a bot that searches a large game in its setup."""
+    """`--setup-timeout`, as for `hbs run`: a bot that searches a large game in its setup (1 s here)."""
     (tmp_path / "patient.py").write_text(textwrap.dedent('''
         import time
         from hbs import Bot
@@ -94,7 +94,7 @@ def test_a_long_setup_is_given_its_setup_timeout(tmp_path):
             games = frozenset({"mastermind"})
 
             def setup(self, game):
-                time.sleep(2)
+                time.sleep(1)
                 self.codes = game.codes()
 
             def guess(self, history):
@@ -102,6 +102,6 @@ def test_a_long_setup_is_given_its_setup_timeout(tmp_path):
                 return next(c for c in self.codes if c not in done)
         '''))
     args = ["tree", "--bot", "patient", "--bots-dir", str(tmp_path), "--pegs", "1", "--colors", "3", "--json"]
-    short = runner.invoke(app, [*args, "--setup-timeout", "0.5"])
-    assert short.exit_code != 0 and "0.50 s" in short.output + short.stderr
+    short = runner.invoke(app, [*args, "--setup-timeout", "0.3"])
+    assert short.exit_code != 0 and "0.30 s" in short.output + short.stderr
     assert json.loads(runner.invoke(app, [*args, "--setup-timeout", "30"]).stdout)["leaves"] == 3
