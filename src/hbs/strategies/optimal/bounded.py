@@ -63,7 +63,7 @@ def bounds(game: CodeGame, matrix: np.ndarray, exact_below: int, tries: int = 3,
     def least_bound(guess: int, part: np.ndarray) -> int:
         """What a group below ``guess`` costs at least, two guesses deep (a pair or less: exactly)."""
         scores = ranked(part, UNLIMITED, np.array([guess], dtype=np.int64), 1, arrays, rules)[1]
-        least = int(scores[0]) if len(scores) and scores[0] < INF else 0  # INF: a single code or a pair
+        least = int(scores[0]) if len(scores) and scores[0] < INF else 0  # INF: a single code, which no guess splits
         return max(least, int(lb[len(part)]))
 
     with ThreadPoolExecutor(max(1, threads)) as pool:
