@@ -240,7 +240,8 @@ def test_exact_below_plays_its_strategy_through_hbs_run(tmp_path):
 
 
 @pytest.mark.parametrize("options, message", [
-    (["exact_below=-1"], "exact_below must be 0"), (["tries=0"], "tries must be 1 or more"),
+    (["exact_below=-1"], "exact_below must be 0"), (["exact_below=100", "tries=-1"], "tries must be 1 or more"),
+    (["tries=2"], "tries goes with exact_below"),
     (["exact_below=100", "max_depth=5"], "do not go together")])
 def test_bad_exact_below_is_one_line_exit_2(options, message):
     args = [arg for option in options for arg in ("--bot-option", option)]

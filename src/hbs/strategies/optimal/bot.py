@@ -213,7 +213,7 @@ class OptimalBot(Bot):
     meets is declined in ``setup``.  Option ``exact_below=K`` (0: the whole game, exactly) plays, where
     the whole search would take hours, the strategy of :mod:`hbs.strategies.optimal.bounded`: the
     groups of at most ``K`` codes below each opening solved exactly, the larger ones by the best of
-    ``tries`` guesses.  The strategy is searched in ``setup`` and kept in the bot's own
+    ``tries`` guesses (0: 3).  The strategy is searched in ``setup`` and kept in the bot's own
     cache (``$NUMBA_CACHE_DIR``, writable for a confined bot) as a decision tree in the format of
     ``hbs tree --out``: a later run checks it against every code and plays it without searching.
     """
@@ -224,18 +224,20 @@ class OptimalBot(Bot):
     games = staticmethod(lambda game: game.kind in ("mastermind", "bulls") and game.size <= MAX_DECLARED)
     history_only = True  # a walk down a fixed tree
 
-    def __init__(self, max_depth: int = 0, threads: int = 0, exact_below: int = 0, tries: int = 3):
+    def __init__(self, max_depth: int = 0, threads: int = 0, exact_below: int = 0, tries: int = 0):
         if max_depth < 0:
             raise InputError(f"option max_depth must be 0 (no limit) or more, got {max_depth}")
         if exact_below < 0:
             raise InputError(f"option exact_below must be 0 (the whole game, exactly) or more, got {exact_below}")
-        if tries < 1:
-            raise InputError(f"option tries must be 1 or more, got {tries}")
+        if tries < 0:
+            raise InputError(f"option tries must be 1 or more (0: the default, 3), got {tries}")
+        if tries and not exact_below:
+            raise InputError("option tries goes with exact_below: the exact search tries every guess")
         if exact_below and max_depth:
             raise InputError("options exact_below and max_depth do not go together: exact_below plays a "
                              "strategy exact only below that many codes, with no worst case held")
         self.max_depth = max_depth or None
-        self.exact_below, self.tries = exact_below, tries
+        self.exact_below, self.tries = exact_below, tries or 3
         self.threads = threads or len(os.sched_getaffinity(0))
         self.player: Player | None = None
         self.searched = False
