@@ -68,7 +68,7 @@ def bound_figures(games: list[str], exact_below: int, tries: int, threads: int) 
     from hbs.core.games import mastermind
     from hbs.strategies.codes.space import CodeSpace
     from hbs.strategies.optimal import bounded
-    from hbs.strategies.optimal.decision_tree import check, from_arrays
+    from hbs.strategies.optimal.decision_tree import check, from_strategy
 
     print(f"{'game':15s} {'codes':>6s} {'lower':>7s} {'strategy':>8s} {'max':>3s} {'s':>7s} {'gap':>6s} "
           f"peak MB   (exact below {exact_below} codes, best of {tries})")
@@ -79,7 +79,7 @@ def bound_figures(games: list[str], exact_below: int, tries: int, threads: int) 
         start = time.perf_counter()
         found = bounded.bounds(game, matrix, exact_below, tries, threads)
         seconds = time.perf_counter() - start
-        regraded, worst = check(game, from_arrays(game, found.strategy.parent, found.strategy.answer, found.strategy.guess, found.strategy.size))
+        regraded, worst = check(game, from_strategy(game, found.strategy))
         assert regraded == found.total
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{game.name:15s} {game.size:6d} {found.lower:7d} {found.total:8d} {worst:3d} {seconds:7.1f} "

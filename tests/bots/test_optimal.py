@@ -16,7 +16,7 @@ from hbs.arena.replays import read, regrade
 from hbs.core.rule import grade
 from hbs.strategies.optimal import bot as optimal
 from hbs.strategies.optimal import bounded
-from hbs.strategies.optimal.decision_tree import check, from_arrays, save
+from hbs.strategies.optimal.decision_tree import check, from_strategy, save
 from hbs.strategies.codes.space import CodeSpace
 
 runner = CliRunner()
@@ -75,7 +75,7 @@ def test_search_equals_brute_force(game, max_depth):
             continue
         assert found.total == expected
         # the strategy itself: every code found, re-graded with the rule, within max_depth
-        total, worst = check(game, from_arrays(game, found.parent, found.answer, found.guess, found.size))
+        total, worst = check(game, from_strategy(game, found))
         assert total == expected
         assert max_depth is None or worst <= max_depth
 
@@ -90,7 +90,7 @@ def test_search_equals_brute_force_figures(game, max_depth, total):
             assert total is None
             continue
         assert found.total == total
-        assert check(game, from_arrays(game, found.parent, found.answer, found.guess, found.size))[0] == total
+        assert check(game, from_strategy(game, found))[0] == total
 
 
 def test_symmetry_prunes_without_changing_the_optimum():
@@ -105,8 +105,7 @@ def test_same_strategy_on_any_number_of_threads():
     game = CodeGame("bulls", 3, 7, DIGITS)  # 210 codes searched as tasks down to sets of 20 (3 levels)
     found = [optimal.solve(game, CodeSpace(game).matrix, threads=threads, split=20) for threads in (1, 2, 3)]
     whole = optimal.solve(game, CodeSpace(game).matrix)
-    assert found[0].total == whole.total == check(game, from_arrays(game, *(
-        getattr(found[1], name) for name in ("parent", "answer", "guess", "size"))))[0]
+    assert found[0].total == whole.total == check(game, from_strategy(game, found[1]))[0]
     for other in found[1:]:
         assert other.stats == found[0].stats  # the same tasks, searched alike
         for name in ("parent", "answer", "guess", "size"):
@@ -216,7 +215,7 @@ def test_bounds_hold_the_optimum(game):
     for exact_below, tries in ((0, 1), (2, 1), (4, 2), (game.size, 1)):
         found = bounded.bounds(game, matrix, exact_below, tries)
         assert found.lower <= expected <= found.total
-        assert check(game, from_arrays(game, found.strategy.parent, found.strategy.answer, found.strategy.guess, found.strategy.size))[0] == found.total
+        assert check(game, from_strategy(game, found.strategy))[0] == found.total
     assert found.lower == found.total == expected
 
 

@@ -32,7 +32,7 @@ from hbs.errors import InputError, UnsupportedGame
 from hbs.core.games import CodeGame
 from hbs.strategies.codes.consistent import NoConsistentSecret
 from hbs.strategies.optimal.bounded import BOUNDED_VERSION, bounds
-from hbs.strategies.optimal.decision_tree import BadTree, Player, check, from_arrays, load, save
+from hbs.strategies.optimal.decision_tree import BadTree, Player, check, from_strategy, load, save
 from hbs.strategies.optimal.search import (
     INF,
     STAT_NAMES,
@@ -260,7 +260,7 @@ class OptimalBot(Bot):
                         found = solve(game, space_for(game).matrix, self.max_depth, threads=self.threads)
                 except NoStrategy as exc:
                     raise UnsupportedGame(str(exc)) from None
-                root = from_arrays(game, found.parent, found.answer, found.guess, found.size)
+                root = from_strategy(game, found)
                 self.searched = True
                 if path:
                     try:

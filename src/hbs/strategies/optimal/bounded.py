@@ -69,9 +69,7 @@ def bounds(game: CodeGame, matrix: np.ndarray, exact_below: int, tries: int = 3,
     with ThreadPoolExecutor(max(1, threads)) as pool:
 
         def plan(subset: np.ndarray, hist: np.ndarray, count: int) -> tuple:
-            """The set's strategy, its exact groups searched on the pool."""
-            if len(subset) <= max(exact_below, 2):  # a pair's best (3 guesses) at once
-                return pool.submit(solve_set, subset, UNLIMITED, hist, len(hist), arrays, rules).result()
+            """The strategy of a set over ``exact_below`` codes, its exact groups searched on the pool."""
             guesses, bounds_ = ranked(subset, UNLIMITED, hist, len(hist), arrays, rules)
             best = None
             for guess, bound in zip(guesses[:count], bounds_[:count]):
@@ -93,8 +91,8 @@ def bounds(game: CodeGame, matrix: np.ndarray, exact_below: int, tries: int = 3,
 
         everything = np.arange(game.size, dtype=np.int64)
         none = np.empty(0, dtype=np.int64)
-        if game.size <= max(exact_below, 2):
-            strategy = plan(everything, none, 1)
+        if game.size <= max(exact_below, 2):  # the whole game, exactly
+            strategy = solve_set(everything, UNLIMITED, none, 0, arrays, rules)
             least = int(strategy[0])
         else:
             strategy, least = None, INF

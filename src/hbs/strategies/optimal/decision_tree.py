@@ -38,6 +38,11 @@ def from_arrays(game: CodeGame, parent: np.ndarray, answer: np.ndarray, guess: n
     return nodes[0]
 
 
+def from_strategy(game: CodeGame, strategy) -> dict:
+    """The nested tree of a :class:`hbs.strategies.optimal.search.Strategy`."""
+    return from_arrays(game, strategy.parent, strategy.answer, strategy.guess, strategy.size)
+
+
 def check(game: CodeGame, root: dict) -> tuple[int, int]:
     """``(total, worst)`` guesses of the tree over every code of ``game``, each game re-graded with the
     scalar rule; raises :class:`BadTree` when a code is not found or a node is malformed."""
