@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from hbs.strategies.phrases import level_sums, level_walks, levels, sum_table
+from hbs.strategies.phrases import level_sums, level_walks, levels, meeting, sum_table
 from hbs.strategies.phrases.levels import LevelSearch
 from hbs.strategies.phrases.packing import pack
 
@@ -80,10 +80,30 @@ def test_a_count_of_more_meetings_than_its_cap_is_estimated(seed):
     assert {tuple(t) for t in capped.sample(50, np.random.default_rng(seed)).tolist()} <= fit
     left, mid, right = exact._left, exact._mid, exact._right
     args = (left.keys[-1], mid.keys[-1], right.keys[-1], right.tables[-1], pack(target[None].astype(np.uint8))[0])
-    *every, whole = level_walks.meet(*args)
+    *every, whole = meeting.meet(*args)
     assert whole and len(every[0]) == exact.meetings
-    *some, whole = level_walks.meet(*args, exact.meetings - 1)
+    *some, whole = meeting.meet(*args, exact.meetings - 1)
     assert not whole
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_count_over_the_budget_is_exact_where_few_fit(monkeypatch, seed):
+    """Over the work budget, a count within ``FEW_BUDGET`` steps is exact where it finds at most
+    ``FEW_MEETINGS`` meetings (and lists its tuples), estimated where it finds more; the control:
+    with no such budget it is estimated."""
+    feats, target = instance(100 + seed, n_min=3, n_max=6, rows=7, value=3, fields=3)
+    fit = brute(feats, target)
+    meetings = search(feats, target).meetings
+    monkeypatch.setattr(levels, "WORK_BUDGET", 0)
+    found = search(feats, target)
+    assert found.exact and found.count == len(fit) and {tuple(t) for t in found.all().tolist()} == fit
+    monkeypatch.setattr(levels, "FEW_MEETINGS", meetings - 1)
+    estimated = search(feats, target)
+    assert not estimated.exact and abs(estimated.count - len(fit)) <= 0.1 * len(fit)
+    monkeypatch.setattr(levels, "FEW_MEETINGS", meetings)
+    assert search(feats, target).exact
+    monkeypatch.setattr(levels, "FEW_BUDGET", 0)
+    assert not search(feats, target).exact
 
 
 def test_the_estimate_is_the_same_for_the_same_inputs_and_fresh_with_a_salt():

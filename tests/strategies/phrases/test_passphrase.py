@@ -115,6 +115,7 @@ def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, roo
     from hbs.strategies.phrases import levels
 
     monkeypatch.setattr(levels, "WORK_BUDGET", 100)
+    monkeypatch.setattr(levels, "FEW_BUDGET", 100)  # (every count estimated, however few fit)
     monkeypatch.setattr(levels, "DRAWS", 16)
     monkeypatch.setattr(levels, "MAX_DRAWS", 16)
     rng = random.Random(3)
@@ -144,6 +145,7 @@ def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, r
     from hbs.strategies.phrases import levels
 
     monkeypatch.setattr(levels, "WORK_BUDGET", 100)
+    monkeypatch.setattr(levels, "FEW_BUDGET", 100)  # (every count estimated, however few fit)
     rng = random.Random(4)
     words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
     breaker = PhraseBreaker(PhraseGame(words, 5), settings=Settings(guess_draws=0))

@@ -23,12 +23,12 @@ from hbs.strategies.phrases.sum_table import _grown, _hash, build_table
 MAX_BUCKETS, BUCKET_STEPS = 1 << 11, 1 << 16
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _field(key: np.ndarray, f: int) -> int:
     return np.int64((key[f // FIELDS_PER_WORD] >> np.uint64(8 * (f % FIELDS_PER_WORD))) & np.uint64(0xFF))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _ranges(keys: np.ndarray, rows: np.ndarray, n_fields: int) -> tuple[np.ndarray, np.ndarray]:
     """Each field's least and most value over ``keys[rows]``."""
     least = np.full(n_fields, 255, dtype=np.int64)
@@ -64,7 +64,7 @@ def _bucket_fields(p_least: np.ndarray, p_most: np.ndarray, d_least: np.ndarray,
     return chosen, place, buckets
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _grouped(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, chosen: np.ndarray, place: np.ndarray,
              buckets: int) -> tuple[np.ndarray, np.ndarray]:
     """``rows`` by bucket number (stable): ``order[first[v] : first[v + 1]]`` are those of bucket ``v``."""
@@ -75,8 +75,14 @@ def _grouped(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, chosen: np.n
     first = np.zeros(buckets + 1, dtype=np.int64)
     for v in number:
         first[v + 1] += 1
-    first = np.cumsum(first)
-    return rows[np.argsort(number, kind="mergesort")], first
+    for v in range(buckets):
+        first[v + 1] += first[v]
+    at = first[:-1].copy()  # (a counting sort)
+    order = np.empty(rows.shape[0], dtype=np.int64)
+    for i in range(rows.shape[0]):
+        order[at[number[i]]] = rows[i]
+        at[number[i]] += 1
+    return order, first
 
 
 @njit(cache=True, nogil=True)

@@ -1,6 +1,6 @@
-"""The walks of the level search: where the sides and the middle meet on the target, and the paths
-down the levels from a meeting to the words (one drawn in proportion to the tuples behind each
-step, or every one).
+"""The walks of the level search: the paths down the levels from a meeting (see :mod:`meeting`) to
+the words (one drawn in proportion to the tuples behind each step, or every one), and the draws of
+an estimate.
 """
 
 from __future__ import annotations
@@ -11,35 +11,6 @@ from numba import njit
 
 from hbs.strategies.phrases.packing import GUARD, _NOT_GUARD, _residual
 from hbs.strategies.phrases.sum_table import _grown, _lookup, filter_bit, filter_has
-
-
-@njit(cache=True, nogil=True)
-def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
-         target: np.ndarray, max_meetings: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
-    and True; or, as soon as there are over ``max_meetings``, none and False."""
-    ai = np.empty(1024, dtype=np.int64)
-    di = np.empty(1024, dtype=np.int64)
-    bi = np.empty(1024, dtype=np.int64)
-    r1 = np.empty(target.shape[0], dtype=np.uint64)
-    r2 = np.empty(target.shape[0], dtype=np.uint64)
-    n = 0
-    for a in range(a_keys.shape[0]):
-        if not _residual(target, a_keys[a], r1):
-            continue
-        while n + d_keys.shape[0] > ai.shape[0]:  # room for this row's meetings (not in the loop: see _bucket)
-            ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
-        for d in range(d_keys.shape[0]):
-            if _residual(r1, d_keys[d], r2):
-                g = _lookup(b_table, b_keys, r2)
-                if g >= 0:
-                    ai[n] = a
-                    di[n] = d
-                    bi[n] = g
-                    n += 1
-        if n > max_meetings:
-            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
-    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True
 
 
 @njit(cache=True, nogil=True)

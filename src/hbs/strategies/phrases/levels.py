@@ -21,7 +21,8 @@ import hashlib
 import numpy as np
 
 from hbs.strategies.phrases.level_sums import combine
-from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, meet, positions
+from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions
+from hbs.strategies.phrases.meeting import meet
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, pack
 from hbs.strategies.phrases.rows import _Distinct
 from hbs.strategies.phrases.sum_table import build_filter, build_table
@@ -33,6 +34,13 @@ LIST_FACTOR = 8
 
 #: Steps (sums of the smaller side times middle sums) of an exact count; beyond, it is estimated.
 WORK_BUDGET = 1e7
+
+
+#: A count over the work budget but within ``FEW_BUDGET`` steps (a search given its own budget:
+#: that budget) is counted exactly where it finds at most ``FEW_MEETINGS`` meetings, estimated
+#: otherwise: once few phrases fit, an exact count lists them and the end game picks among them by
+#: expected guesses, where an estimate draws some (and its draws, rare hits, cost more than the count).
+FEW_MEETINGS, FEW_BUDGET = 1e5, 3e7
 
 
 #: Draws of the estimate: first, at most, and the hits that are enough.
@@ -172,7 +180,8 @@ class LevelSearch:
 
     Every meeting is found (``exact``) by trying each middle sum with each sum of the smaller side,
     unless that takes more than ``budget`` steps (default ``WORK_BUDGET``; the middle of a game of five words or more, where
-    every word is still possible and the sums hardly repeat).  Then the count is estimated and tuples
+    every word is still possible and the sums hardly repeat) and finds more than a few meetings
+    (``FEW_BUDGET``, ``FEW_MEETINGS``).  Then the count is estimated and tuples
     drawn by importance: (small-side sum, middle sum) pairs are drawn in proportion to the tuples
     behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
     that weight.  An estimated search cannot list its tuples.  So is one where a slot was *deferred*
@@ -229,14 +238,20 @@ class LevelSearch:
         if len(self._right.keys[-1]) < len(self._left.keys[-1]):  # enumerate the smaller side
             self._left, self._right = self._right, self._left
         work = len(self._left.keys[-1]) * len(self._mid.keys[-1])
+        few_budget = FEW_BUDGET if budget is None else budget
         budget = WORK_BUDGET if budget is None else budget
         if self._deferred:  # (the count can only be estimated)
             self._estimate(target, salt, True)
             return
-        if work > budget and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
+        few = budget < work <= few_budget  # counted exactly only if few fit (see FEW_BUDGET)
+        if work > budget and not few and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
-        ai, di, bi, whole = meet(self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1],
-                                 target, max_meetings)
+        sides = self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1], target
+        ai, di, bi, whole = meet(*sides, min(max_meetings, FEW_MEETINGS) if few else max_meetings)
+        if not whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all
+            if self._estimate(target, salt, work > LOOSE_ABOVE * budget):
+                return
+            ai, di, bi, whole = meet(*sides, max_meetings)
         if not whole:  # (so many meetings: draws fit often, the estimate is quick)
             self._estimate(target, salt, True)
             return
