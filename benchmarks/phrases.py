@@ -1,4 +1,5 @@
-"""The passphrase game: total, mean, max, histogram, seconds a phrase, peak memory, guesses by phase.
+"""The passphrase game: total, mean, max, histogram, seconds a phrase, peak memory, guesses by phase,
+bits a guess and the information bound.
 
     python benchmarks/phrases.py                       # the original 1000 phrases (../shared/data/codegolf)
     python benchmarks/phrases.py --words data/words.txt --phrases data/pass.txt
@@ -14,6 +15,7 @@ Runs the bot in this process through the same runner as `hbs run`; `--limit N` p
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import resource
 import sys
@@ -101,6 +103,18 @@ def main() -> None:
     print(f"guesses:   the slowest {slowest:.2f} s, the slowest game {max(r.seconds for r in later):.2f} s (the first "
           f"game left out; `hbs run` allows 10 s a guess and a 30 s bank a game)")
     print(f"memory:    peak {peak:.0f} MB")
+    print(information(game, s.mean_guesses))
+
+
+def information(game, mean: float) -> str:
+    """Bits a guess (the phrases' bits over the guesses before the last) and the information bound:
+    no strategy averages fewer than 1 + log2(phrases) / log2(answers) guesses, a guess's answer
+    being one of at most (L + 1)(L + 2) / 2 (black, white) pairs for phrases of up to L characters."""
+    bits = game.n_words * math.log2(len(game.words))
+    longest = game.n_words * max(len(w) for w in game.words) + game.n_words - 1
+    bound = 1 + bits / math.log2((longest + 1) * (longest + 2) / 2)
+    per = f"{bits / (mean - 1):.2f}" if mean > 1 else "-"
+    return f"bits:      {per} a guess ({bits:.1f} bits a phrase); information bound {bound:.2f} guesses a phrase"
 
 
 def sampled(path: str, n: int, seed: int) -> tuple[str, ...]:
