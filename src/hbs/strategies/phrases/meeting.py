@@ -29,13 +29,16 @@ PLAIN_BELOW, PLAIN_STEPS = 1 << 17, 4
 
 
 @njit(cache=True, nogil=True)
+def _scratch(words: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A join's growing meetings (left, middle, right rows) and its two residuals."""
+    rows = (np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.int64))
+    return rows[0], rows[1], rows[2], np.empty(words, dtype=np.uint64), np.empty(words, dtype=np.uint64)
+
+
+@njit(cache=True, nogil=True)
 def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray, target: np.ndarray,
            max_meetings: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    ai = np.empty(1024, dtype=np.int64)
-    di = np.empty(1024, dtype=np.int64)
-    bi = np.empty(1024, dtype=np.int64)
-    r1 = np.empty(target.shape[0], dtype=np.uint64)
-    r2 = np.empty(target.shape[0], dtype=np.uint64)
+    ai, di, bi, r1, r2 = _scratch(target.shape[0])
     n = 0
     for a in range(a_keys.shape[0]):
         if not _residual(target, a_keys[a], r1):
@@ -93,11 +96,7 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
         groups *= a_most[chosen[c]] - a_least[chosen[c]] + 1
     a_order, a_first = _grouped(a_keys, np.arange(a_keys.shape[0]), a_least, chosen, a_place, groups)
     a_sorted = a_keys[a_order]
-    ai = np.empty(1024, dtype=np.int64)
-    di = np.empty(1024, dtype=np.int64)
-    bi = np.empty(1024, dtype=np.int64)
-    r1 = np.empty(target.shape[0], dtype=np.uint64)
-    r2 = np.empty(target.shape[0], dtype=np.uint64)
+    ai, di, bi, r1, r2 = _scratch(target.shape[0])
     n = 0
     for group in range(groups):
         lo, hi = a_first[group], a_first[group + 1]
