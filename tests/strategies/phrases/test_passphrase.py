@@ -246,3 +246,61 @@ def test_the_first_guess_holds_letters_that_tell_more_and_still_reads_the_length
     guess = lettered.first_guess
     for phrase in phrases[:300]:
         assert lettered.state(((guess, *grade(guess, phrase)),)).length == len(phrase)
+
+
+def _entropy(answers) -> float:
+    counts = Counter(answers)
+    total = sum(counts.values())
+    return -sum(c / total * math.log2(c / total) for c in counts.values())
+
+
+def test_an_estimated_count_probes_the_word_it_tells_most_about(root):
+    """Letters over one word: of the words a search offers (``focus_choices``), the one whose best
+    probe's answers, graded by the scalar rule over the sample, tell most; the control: the
+    probes over the other words tell less (and differ), so the choice is not the first word's."""
+    import numpy as np
+
+    from hbs.strategies.phrases import probes
+
+    rng = random.Random(2)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if len(w) == 5], 300)))
+    breaker = PhraseBreaker(PhraseGame(words, 3))
+    sample = np.random.default_rng(0).integers(0, len(words), (400, 3))
+    texts = breaker._texts(sample)
+
+    class Offer:  # what the breaker reads of an estimated search here
+        lengths = np.array([5, 5, 5])
+        focus_choices = [0, 1, 2]
+
+    usable = np.ones(17, dtype=bool)
+    told = []
+    for j in Offer.focus_choices:
+        only = type("Only", (Offer,), {"focus_choices": [j]})
+        probe = breaker._focused(only, sample, usable)
+        assert not probes.letter_set(probe[: 6 * j], breaker.letters).any()  # letters over word j alone
+        assert not probes.letter_set(probe[6 * j + 5 : 17], breaker.letters).any()
+        told.append((_entropy(grade(probe, t) for t in texts), probe))
+    chosen = breaker._focused(Offer, sample, usable)
+    assert chosen == max(told, key=lambda t: t[0])[1]
+    assert len({p for _, p in told}) == 3 and max(told)[0] > min(told)[0]
+
+
+def test_focus_choices_are_the_middle_and_the_enumerated_side():
+    """Five slots (a middle of one, two sides of two): the middle and the side the meeting
+    enumerates; seven slots (a middle of three): the focus alone."""
+    import numpy as np
+
+    from hbs.strategies.phrases.levels import LevelSearch
+    from hbs.strategies.phrases.packing import pack
+
+    rng = np.random.default_rng(1)
+    for n, many in ((5, False), (7, True)):
+        feats = [rng.integers(0, 3, (6, 2)).astype(np.uint8) for _ in range(n)]
+        target = sum(f[0].astype(int) for f in feats)
+        search = LevelSearch([pack(f) for f in feats], pack(target[None].astype(np.uint8))[0])
+        choices = search.focus_choices
+        assert search.focus in choices
+        if many:
+            assert choices == [search.focus]
+        else:
+            assert choices == sorted(search.middle + search._left.slots) and len(choices) == 3

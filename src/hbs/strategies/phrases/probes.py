@@ -355,3 +355,13 @@ def design_left(chars: np.ndarray, total: np.ndarray, left: np.ndarray, space: i
         if not improved:
             break
     return left
+
+
+def answer_entropy(chars: np.ndarray, counts: np.ndarray, left: np.ndarray, chosen: np.ndarray) -> float:
+    """The entropy (bits) of a probe's (black, letters of S) answers over a sample (``chars``,
+    ``counts`` as :func:`design_probe` takes them; ``left``, ``chosen`` as it returns them)."""
+    black = ((chars == left[None, :]) & (left[None, :] >= 0)).sum(axis=1)
+    total = counts[:, chosen].sum(axis=1)
+    _, freq = np.unique(black * (int(total.max()) + 1) + total, return_counts=True)
+    share = freq / freq.sum()
+    return float(-(share * np.log2(share)).sum())

@@ -48,5 +48,9 @@ class Estimate(Search, Protocol):
     def focus(self) -> int:
         """The slot a probe should sort out first (the widest of the slowest side or the middle)."""
 
+    @property
+    def focus_choices(self) -> list[int]:
+        """The slots a probe may sort out instead of :attr:`focus` (the focus first among them)."""
+
     def loose_sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
         """``k`` tuples drawn from each slot's rows that can still fit, not only from fitting tuples."""
