@@ -167,9 +167,8 @@ class PhraseBreaker:
                 # still hold: the probe is designed on a full sample of them (on as many draws as the
                 # estimate's count, a handful, it sorted nothing out: a six-word game stalled 20 guesses)
                 sample = self._phrases(search, search.loose_sample(self._sample_size, rng))
-            # letters only over one word (of the middle, or of a side whose levels are slow to build,
-            # see LevelSearch.focus): its black count is then that word's alone, its rows get sorted
-            # out, and the count can soon be exact again
+            # letters only over one word (see LevelSearch.focus and focus_choices): its black count is
+            # then that word's alone, its rows get sorted out, and the count can soon be exact again
             probe = self._focused(search, sample, usable)
             if not probes.letter_set(probe[: state.length], self.letters).any():  # the draws agree there
                 probe = self._probe_from(sample)
