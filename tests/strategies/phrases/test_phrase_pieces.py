@@ -64,7 +64,7 @@ def test_probe_design_is_at_least_as_informative_as_simple_probes():
     chars = rows.astype(np.int64) - 97
     chars[rows == 32] = 26  # a space: the code after the letters
     counts = np.array([[p.count(c) for c in ASCII_LETTERS] for p in phrases])
-    codes, chosen = probes.design_probe(chars, counts, np.ones(rows.shape[1], dtype=np.bool_), 3)
+    codes, chosen, _ = probes.design_probe(chars, counts, np.ones(rows.shape[1], dtype=np.bool_), 3)
     sat = np.full(26, 4)
     guess = probes.build(probes.left_side(codes, 26), chosen, sat)
     assert probes.is_factorizable(guess, sat)

@@ -267,8 +267,7 @@ class PhraseBreaker:
         for j in search.focus_choices:
             usable[:] = False
             usable[int(offsets[j]) : int(offsets[j]) + int(search.lengths[j])] = True
-            left, chosen = probes.design_probe(chars, counts, usable.astype(np.bool_), self.settings.passes)
-            told = probes.answer_entropy(chars, counts, left, chosen)
+            left, chosen, told = probes.design_probe(chars, counts, usable.astype(np.bool_), self.settings.passes)
             if best is None or told > best[0] + 1e-9:
                 best = (told, left, chosen)
         return probes.build(probes.left_side(best[1], self.letters), best[2], self.sat)
@@ -291,7 +290,7 @@ class PhraseBreaker:
         ``usable`` (``bool[length]``) the left-side positions that may hold a letter (default all)."""
         chars, counts = self._letter_matrix(phrases)
         usable = np.ones(chars.shape[1], dtype=np.bool_) if usable is None else usable.astype(np.bool_)
-        left_codes, chosen = probes.design_probe(chars, counts, usable, self.settings.passes)
+        left_codes, chosen, _ = probes.design_probe(chars, counts, usable, self.settings.passes)
         return probes.build(probes.left_side(left_codes, self.letters), chosen, self.sat)
 
     def _mixture_sample(self, searches: list[Search], counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:

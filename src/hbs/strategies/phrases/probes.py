@@ -242,15 +242,16 @@ def _position_scores(base: np.ndarray, total: np.ndarray, column: np.ndarray, tw
 
 
 @njit(cache=True)
-def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, passes: int) -> tuple[np.ndarray, np.ndarray]:
+def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, passes: int
+                 ) -> tuple[np.ndarray, np.ndarray, float]:
     """The probe most informative about a sample of phrases of one length.
 
     ``chars`` is ``int64[K, W]`` (letter index ``0..L-1`` per position, ``L`` for a space),
     ``counts`` ``int64[K, L]`` letter counts, ``usable`` ``bool[W]`` the left-side positions that may
     hold a letter (a space may go anywhere).  Coordinate ascent on the joint entropy of (black, letters in S): toggle
     letters of S, then for each position try every letter of S (where usable), a space, or nothing (a space
-    only adds a constant to the count).  Returns ``int64[W]`` (letter, ``L`` or -1 per position)
-    and ``bool[L]`` the set S.
+    only adds a constant to the count).  Returns ``int64[W]`` (letter, ``L`` or -1 per position),
+    ``bool[L]`` the set S and the entropy (bits) of its answers over the sample.
     """
     k, width = chars.shape
     space = counts.shape[1]  # the code of a space: one after the letters
@@ -289,7 +290,7 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
         improved |= moved
         if not improved:
             break
-    return left, chosen
+    return left, chosen, best
 
 
 @njit(cache=True)
@@ -356,12 +357,3 @@ def design_left(chars: np.ndarray, total: np.ndarray, left: np.ndarray, space: i
             break
     return left
 
-
-def answer_entropy(chars: np.ndarray, counts: np.ndarray, left: np.ndarray, chosen: np.ndarray) -> float:
-    """The entropy (bits) of a probe's (black, letters of S) answers over a sample (``chars``,
-    ``counts`` as :func:`design_probe` takes them; ``left``, ``chosen`` as it returns them)."""
-    black = ((chars == left[None, :]) & (left[None, :] >= 0)).sum(axis=1)
-    total = counts[:, chosen].sum(axis=1)
-    _, freq = np.unique(black * (int(total.max()) + 1) + total, return_counts=True)
-    share = freq / freq.sum()
-    return float(-(share * np.log2(share)).sum())
