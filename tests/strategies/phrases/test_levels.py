@@ -190,6 +190,19 @@ def test_the_focus_is_the_middle_or_the_widest_slot_of_a_slow_side(steps, expect
     assert found.focus == (int(np.argmin(distinct)) if expected == "fewest" else int(np.argmax(distinct)))
 
 
+def test_the_middle_is_the_slots_with_fewest_rows_that_can_still_fit():
+    """The middle (and the sides) are chosen on the rows left after narrowing: a slot of many rows
+    the answers have nearly ruled out (a word sorted out by the probes, among words of a common
+    length) is the middle, not the slot of fewest rows before narrowing (six Diceware words kept
+    a sorted word on a side and met 1.8 million sums with each middle sum)."""
+    wide = np.array([(v, k) for v in range(30) for k in range(2)], dtype=np.uint8)  # 60 rows, 2 can fit
+    feats = [wide] + [np.stack([np.zeros(d), np.arange(d)], axis=1).astype(np.uint8) for d in (5, 6, 7, 8)]
+    target = np.array([1, 10])
+    found = search(feats, target)
+    assert found.middle == [0]
+    assert found.exact and found.count == len(brute(feats, target))
+
+
 def reference_level(prev, prev_counts, rows, sizes, high, low):
     """``level_sums.combine`` by a dictionary: each in-bounds sum of (a sum below, a slot row), in the
     order of its first pair, with the tuples behind it."""

@@ -207,11 +207,13 @@ class LevelSearch:
         #: distinct rows behind each meeting (``int64[meetings, deferred]``)
         self._deferred: list[int] = []
         self._deferred_rows = np.zeros((0, 0), dtype=np.int64)
-        order = sorted(range(self.n), key=lambda j: (len(self._distinct[j].keys), j))
-        #: the slots of the middle: those with fewest distinct rows, one, or all but four
-        self.middle = order[: max(1, self.n - 2 * SIDE_SLOTS)]
         goal = _fields(target[None, :])[0]
         bounds = _narrowed(self._distinct, goal)
+        order = sorted(range(self.n), key=lambda j: (len(self._distinct[j].keys), j))
+        #: the slots of the middle: those with fewest distinct rows that can still fit (narrowed:
+        #: a word the probes sorted out, of a common length, otherwise sat on a side, and six
+        #: Diceware words met 1.8 million sums with each middle sum), one, or all but four
+        self.middle = order[: max(1, self.n - 2 * SIDE_SLOTS)]
         if bounds is None:
             return
         mins, maxs = bounds
