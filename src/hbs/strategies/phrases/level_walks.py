@@ -169,3 +169,19 @@ def positions(cum: np.ndarray, table: np.ndarray, u: np.ndarray, scale: float) -
                 hi = mid
         out[j] = lo
     return out
+
+
+@njit(cache=True, nogil=True)
+def sorted_positions(cum: np.ndarray, u: np.ndarray, scale: float) -> np.ndarray:
+    """:func:`positions` of needles ``u`` in increasing order: one walk along ``cum`` (the left
+    side's draws of an estimate, millions of needles over millions of sums: 4 to 5 times faster than
+    a guided search each)."""
+    n = cum.shape[0]
+    out = np.empty(u.shape[0], dtype=np.int64)
+    i = 0
+    for j in range(u.shape[0]):
+        x = u[j] * scale
+        while i < n and cum[i] <= x:
+            i += 1
+        out[j] = i
+    return out

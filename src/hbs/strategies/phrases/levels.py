@@ -21,7 +21,7 @@ import hashlib
 import numpy as np
 
 from hbs.strategies.phrases.level_sums import combine
-from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions
+from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions
 from hbs.strategies.phrases.meeting import meet
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, pack
 from hbs.strategies.phrases.rows import _Distinct
@@ -275,33 +275,38 @@ class LevelSearch:
         offsets = np.cumsum([0] + [len(d.keys) for d in deferred])
         e_w = [np.cumsum(d.sizes.astype(np.float64)) for d in deferred]
         scale = left_w[-1] * mid_w[-1] * float(np.prod([w[-1] for w in e_w]))  # the tuples drawn among
-        draws = DRAWS
-        left_g, mid_g, e_g = guide(left_w), guide(mid_w), [guide(w) for w in e_w]
+        mid_g, e_g = guide(mid_w), [guide(w) for w in e_w]
         b_filter = build_filter(self._right.keys[-1])
-        while True:  # (the left side's draws sorted: its sums are read in order)
-            a = positions(left_w, left_g, np.sort(rng.random(draws)), left_w[-1])
+        found, hits, drawn, draws = [], 0, 0, DRAWS
+        while True:  # rounds of draws, each three times all before it, until enough hit
+            # (the left side's draws in order, its sums read in order)
+            a = sorted_positions(left_w, _sorted_uniforms(rng, draws), left_w[-1])
             m = positions(mid_w, mid_g, rng.random(draws), mid_w[-1])
             e = np.empty((draws, len(deferred)), dtype=np.int64)
             for c, w in enumerate(e_w):
                 e[:, c] = offsets[c] + np.minimum(positions(w, e_g[c], rng.random(draws), w[-1]), len(w) - 1)
             b = complete(self._left.keys[-1], a, self._mid.keys[-1], m, e_keys, e, self._right.keys[-1],
                          self._right.tables[-1], b_filter, target)
-            self.draws += draws
+            drawn += draws
             hit = b >= 0
-            if hit.sum() >= ENOUGH_HITS or draws >= MAX_DRAWS:
+            found.append((a[hit], m[hit], e[hit], b[hit]))
+            hits += len(found[-1][0])
+            if hits >= ENOUGH_HITS or drawn >= MAX_DRAWS:
                 break
-            draws *= 4
-        if not hit.any():
+            draws = 3 * drawn
+        self.draws += drawn
+        if not hits:
             if not loose:
                 return False
             self.exact, self.loose = False, True
-            self._count = max(1.0, scale * float(self._right.counts[-1].mean()) / (2 * draws))
+            self._count = max(1.0, scale * float(self._right.counts[-1].mean()) / (2 * drawn))
             return True
         self.exact = False
-        weights = self._right.counts[-1][b[hit]]
-        self._count = float(scale * weights.sum() / draws)
-        self._meetings = (a[hit], m[hit], b[hit])
-        self._deferred_rows = e[hit] - offsets[:-1]
+        a, m, e, b = (np.concatenate(part) for part in zip(*found))
+        weights = self._right.counts[-1][b]
+        self._count = float(scale * weights.sum() / drawn)
+        self._meetings = (a, m, b)
+        self._deferred_rows = e - offsets[:-1]
         self._weights = weights
         return True
 
@@ -424,6 +429,14 @@ class LevelSearch:
         meetings = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
         meetings.sort()
         return self._words(self._rows(meetings, rng.random((k, self.n))), rng.random((k, self.n)))
+
+
+def _sorted_uniforms(rng: np.random.Generator, k: int) -> np.ndarray:
+    """``k`` uniform draws in increasing order, as the order statistics of ``k`` uniforms are
+    distributed (the running sums of ``k + 1`` exponential draws over their total): in O(k), where
+    sorting four million draws took 0.3-0.4 s, a third of a five-word guess's estimates."""
+    sums = np.cumsum(rng.standard_exponential(k + 1))
+    return sums[:-1] / sums[-1]
 
 
 def _pair_up(lsrc: np.ndarray, rsrc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
