@@ -51,6 +51,27 @@ def test_space_hits_are_the_black_answer_of_a_space_probe(probe):
         assert grade(probe, phrase)[0] == h == spacing.space_hit_count(row, probe)
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_a_toggled_table_is_numpys_bincount_bit_for_bit(seed):
+    """The space probe's design weighs each toggle of a position by the table of (group, spaces
+    hit) weights; the kernel's table is the one ``np.bincount`` gives for ``counts + sign * hit``
+    (same shape, same floats: the first guesses stay the same), and so is its entropy."""
+    rng = np.random.default_rng(seed)
+    h, n_groups = int(rng.integers(1, 5000)), int(rng.integers(1, 9))
+    counts = rng.integers(0, 7, h).astype(np.int64)
+    hit = rng.integers(0, 2, h).astype(np.int8)
+    sign = 1 if seed % 2 else -1
+    counts = np.maximum(counts, hit) if sign < 0 else counts  # (a position is un-chosen only where it was hit)
+    groups = rng.integers(0, n_groups, h).astype(np.int64)
+    weights = np.exp(rng.normal(0, 20, h))
+    values = counts + sign * hit
+    width = int(values.max()) + 1
+    expected = np.bincount(groups * width + values, weights=weights, minlength=n_groups * width).reshape(n_groups, width)
+    table = spacing._toggled_table(counts, hit, sign, groups, weights, n_groups)
+    assert table.shape == expected.shape and np.array_equal(table, expected)
+    assert spacing._table_entropy(table) == spacing._entropy_by_group(values, groups, weights, n_groups)
+
+
 def entropy(values) -> float:
     n = len(values)
     return -sum(c / n * math.log2(c / n) for c in Counter(values).values())

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numba import njit
 
 
 def hypotheses(class_sizes: dict[int, int], n_words: int, length: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -56,11 +57,33 @@ def _entropy_by_group(values: np.ndarray, groups: np.ndarray, weights: np.ndarra
     # bincount adds up in the same order as np.add.at, many times faster: the first guess of long
     # phrases weighs millions of spacings here
     table = np.bincount(groups * width + values, weights=weights, minlength=n_groups * width).reshape(n_groups, width)
+    return _table_entropy(table)
+
+
+def _table_entropy(table: np.ndarray) -> float:
+    """:func:`_entropy_by_group` of a table of weights (``float64[groups, values]``)."""
     total = table.sum()
     p = table[table > 0] / total
     rows = table.sum(axis=1)
     rows = rows[rows > 0] / total
     return float(-(p * np.log2(p)).sum() + (rows * np.log2(rows)).sum())
+
+
+@njit(cache=True, nogil=True)
+def _toggled_table(counts: np.ndarray, hit: np.ndarray, sign: int, groups: np.ndarray, weights: np.ndarray,
+                   n_groups: int) -> np.ndarray:
+    """The table of :func:`_entropy_by_group` of ``counts + sign * hit``, without the sum's array:
+    the weights added in the order ``np.bincount`` adds them (the same table, bit for bit), as wide
+    as its largest value.  Eight words' first guess weighs 5.8 million spacings 269 times here:
+    11 s in numpy's bincount and the temporaries, now about a third."""
+    most = 0
+    for i in range(counts.shape[0]):
+        most = max(most, counts[i] + sign * hit[i])
+    width = most + 1
+    table = np.zeros(n_groups * width)
+    for i in range(counts.shape[0]):
+        table[groups[i] * width + counts[i] + sign * hit[i]] += weights[i]
+    return table.reshape(n_groups, width)
 
 
 def design_space_probe(
@@ -87,10 +110,10 @@ def design_space_probe(
     for _ in range(passes):
         improved = False
         for pos in useful:
-            step = -hit[pos] if chosen[pos] else hit[pos]
-            score = _entropy_by_group(counts + step, groups, weights, n_groups)
+            sign = -1 if chosen[pos] else 1
+            score = _table_entropy(_toggled_table(counts, hit[pos], sign, groups, weights, n_groups))
             if score > best + 1e-12:
-                best, counts = score, counts + step
+                best, counts = score, counts + sign * hit[pos]
                 chosen[pos] = not chosen[pos]
                 improved = True
         if not improved:
