@@ -304,3 +304,32 @@ def test_focus_choices_are_the_middle_and_the_enumerated_side():
             assert choices == [search.focus]
         else:
             assert choices == sorted(search.middle + search._left.slots) and len(choices) == 3
+
+
+WARM_CHECK = """
+import sys
+from hbs.core.games import PhraseGame
+from hbs.core.loaders import load_words
+from hbs.strategies.phrases import expected_cost, level_walks
+from hbs.strategies.phrases.passphrase import PhraseBreaker
+breaker = PhraseBreaker(PhraseGame(tuple(load_words(sys.argv[1])[:2000]), 5))
+if sys.argv[2] == "warm":
+    breaker.warm(seconds=0.0)  # the long game cut off before its first guess
+else:  # the control: the long game alone, cut off the same
+    breaker._play("any secret", 30, 0.0)
+print(len(expected_cost.expected_costs.signatures), len(level_walks.branches.signatures))
+"""
+
+
+@pytest.mark.parametrize("mode, compiled", [("warm", True), ("control", False)])
+def test_a_cut_off_warm_up_still_reaches_the_end_games_kernels(root, mode, compiled):
+    """Set-up's warm-up game is cut off after ``WARM_SECONDS`` (eight words' whole game took 48 s
+    of set-up); a game of a few words of one length then compiles (or loads) the end game's kernels
+    (listing, expected guesses), so that the first real game does not.  In a fresh process: the
+    kernels' signatures are there after the warm-up, and not after the cut-off game alone."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", WARM_CHECK, str(root / "data" / "words.txt"), mode],
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert (int(out[0]) > 0 and int(out[1]) > 0) if compiled else out == ["0", "0"]

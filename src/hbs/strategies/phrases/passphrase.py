@@ -35,18 +35,22 @@ from hbs.strategies.phrases.settings import FIRST_LETTERS, TUPLE_WORDS, Settings
 from hbs.strategies.phrases.state import State
 from hbs.strategies.phrases.tuple_search import TupleSearch
 
-#: Seconds the set-up's warm-up game may take, well inside ``hbs run``'s default 120 s of set-up (a
-#: long phrase's whole game can take longer on a busy core: it is cut off, the kernels are warm).
-WARM_SECONDS = 60.0
+#: Seconds the set-up's warm-up game may take (then a game of ``WARM_WORDS`` words of one length
+#: reaches the end game's kernels): a set-up under 30 s (eight Diceware words' whole game took 48 s).
+WARM_SECONDS, WARM_WORDS = 15.0, 12
 FIRST_SAMPLE = 3000  # phrases drawn from the word list to design the first guess's letters on
 class PhraseBreaker:
     """Plays the phrase game of a word list; deterministic for a given seed."""
 
-    def __init__(self, game: PhraseGame, seed: int = 0, settings: Settings | None = None):
+    def __init__(self, game: PhraseGame, seed: int = 0, settings: Settings | None = None,
+                 searcher: type | None = None):
+        """``searcher``: the search class (default: :class:`TupleSearch` up to ``TUPLE_WORDS`` words,
+        :class:`LevelSearch` beyond)."""
         self.game, self.n, self.seed = game, game.n_words, seed
         self.settings = settings or Settings()
         decline(game)
-        searcher = TupleSearch if len(game.words) <= TUPLE_WORDS.get(self.n, 0) else LevelSearch
+        if searcher is None:
+            searcher = TupleSearch if len(game.words) <= TUPLE_WORDS.get(self.n, 0) else LevelSearch
         self._levels = searcher is LevelSearch
         s = self.settings
         self._sample_size = s.sample if s.sample is not None else (1500 if self._levels else 3000)
@@ -72,22 +76,33 @@ class PhraseBreaker:
 
     def warm(self, max_guesses: int = 30, seconds: float = WARM_SECONDS) -> None:
         """Play one game against a phrase of the list, so that numba compiles (or loads) every
-        kernel now, in the bot's setup, and not in a game's first guesses; stop after ``seconds``
-        (a long phrase's game can take longer than setup's allowance: the kernels it did not reach
-        compile in the first game).  The memos it fills hold what any game with the same history
-        would compute: the guesses do not change."""
+        kernel now, in the bot's setup, and not in a game's first guesses; stop after ``seconds``.
+        Then play a game of a few words of the list (``WARM_WORDS`` of one length), whose end
+        game (exact meetings, listing, expected guesses) a long game cut off does not reach, nor
+        one whose count is estimated until two phrases are left.  The memos
+        it fills hold what any game with the same history would compute: the guesses do not change."""
+        secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
+        self._play(secret, max_guesses, time.monotonic() + seconds)
+        lengths = [len(w) for w in self.game.words]
+        common = max(set(lengths), key=lambda l: (lengths.count(l), -l))
+        few = tuple(w for w in self.game.words if len(w) == common)[:WARM_WORDS]
+        small = PhraseBreaker(PhraseGame(few, self.n), self.seed, self.settings,
+                              searcher=LevelSearch if self._levels else TupleSearch)
+        small._play(" ".join(few[(i * 7) % len(few)] for i in range(self.n)), max_guesses, float("inf"))
+
+    def _play(self, secret: str, max_guesses: int, deadline: float) -> bool:
+        """Play against ``secret`` until found (True), ``max_guesses`` or ``deadline`` (False)."""
         from hbs.core.rule import grade
 
-        secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
         history: list[tuple[str, int, int]] = []
-        deadline = time.monotonic() + seconds
         for _ in range(max_guesses):
             if time.monotonic() > deadline:
-                return
+                return False
             guess = self.guess(tuple(history)).text
             if guess == secret:
-                return
+                return True
             history.append((guess, *grade(guess, secret)))
+        return False
 
     # -- the decision ---------------------------------------------------------------------------
     def guess(self, history: tuple) -> Guess:
