@@ -214,6 +214,16 @@ def reference_level(prev, prev_counts, rows, sizes, high, low):
     return level
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_the_first_seen_order_is_numpys_argsort(seed):
+    """A level's sums are put in the order of their first steps ``p * nd + d`` by two counting
+    sorts: the order ``np.argsort`` gives (the steps are distinct)."""
+    rng = np.random.default_rng(seed)
+    n_prev, nd = int(rng.integers(1, 300)), int(rng.integers(1, 300))
+    steps = rng.choice(n_prev * nd, int(rng.integers(1, n_prev * nd + 1)), replace=False).astype(np.int64)
+    assert np.array_equal(level_sums._first_order(steps, nd, n_prev), np.argsort(steps))
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_a_level_is_every_in_bounds_sum_in_first_seen_order(seed):
     """The bucketed aggregation (sums grouped by a few fields' values, each group in its own table,

@@ -151,12 +151,37 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
         return None
     # numpy's sort and take (vectorized) beat numba's argsort and a gather on millions of sums; each
     # array is let go as soon as it is used (the largest levels take gigabytes)
-    order = np.argsort(firsts)
+    order = _first_order(firsts, d_keys.shape[0], prev_keys.shape[0])
     del firsts
     keys = np.take(keys, order, axis=0)
     counts = np.take(counts, order)
     del order
     return keys, counts, build_table(keys)
+
+
+@njit(cache=True, nogil=True)
+def _first_order(firsts: np.ndarray, nd: int, n_prev: int) -> np.ndarray:
+    """``np.argsort(firsts)`` of distinct steps ``p * nd + d`` (``p < n_prev``, ``d < nd``): two
+    stable counting sorts, by ``d`` then by ``p`` (numpy's sort of millions of steps took a sixth
+    of a five-word guess)."""
+    n = firsts.shape[0]
+    by_d = _counting(firsts % nd, np.arange(n), nd)
+    return _counting(firsts[by_d] // nd, by_d, n_prev)
+
+
+@njit(cache=True, nogil=True)
+def _counting(keys: np.ndarray, items: np.ndarray, radix: int) -> np.ndarray:
+    """``items`` stably sorted by ``keys`` (each in ``0..radix-1``)."""
+    at = np.zeros(radix + 1, dtype=np.int64)
+    for k in keys:
+        at[k + 1] += 1
+    for k in range(radix):
+        at[k + 1] += at[k]
+    out = np.empty(items.shape[0], dtype=np.int64)
+    for i in range(items.shape[0]):
+        out[at[keys[i]]] = items[i]
+        at[keys[i]] += 1
+    return out
 
 
 @njit(cache=True, nogil=True)
