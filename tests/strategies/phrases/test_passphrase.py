@@ -107,8 +107,9 @@ def test_same_input_same_guesses(root):
 
 
 def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, root):
-    """Five words where every count is estimated and no draw fits (a tiny budget and 16 draws: the
-    regime of six Diceware words): the estimates are loose, and the probes must still tell the
+    """Five words where every count is estimated and no draw fits (a tiny budget and 2 draws: the
+    regime of six Diceware words; with the middle chosen on the rows that can still fit, 16 draws
+    fitted every time): the estimates are loose, and the probes must still tell the
     phrases apart.  A probe repeated in a game tells nothing new; designed on as many loose draws
     as the loose count (a handful) one was repeated here (and a six-word game repeated one for 20
     guesses)."""
@@ -116,8 +117,8 @@ def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, roo
 
     monkeypatch.setattr(levels, "WORK_BUDGET", 100)
     monkeypatch.setattr(levels, "FEW_BUDGET", 100)  # (every count estimated, however few fit)
-    monkeypatch.setattr(levels, "DRAWS", 16)
-    monkeypatch.setattr(levels, "MAX_DRAWS", 16)
+    monkeypatch.setattr(levels, "DRAWS", 2)
+    monkeypatch.setattr(levels, "MAX_DRAWS", 2)
     rng = random.Random(3)
     words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
     breaker = PhraseBreaker(PhraseGame(words, 5))
@@ -133,7 +134,7 @@ def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, roo
     for _ in range(8):
         guesses = solve(breaker, " ".join(rng.choice(words) for _ in range(5)))
         assert len(set(guesses)) == len(guesses), guesses
-    assert any(loose)  # the regime was reached
+    assert sum(loose) >= 3  # the regime was reached (8 loose estimates of 32)
 
 
 def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, root):
