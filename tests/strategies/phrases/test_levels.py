@@ -300,6 +300,17 @@ def test_sorted_uniforms_are_uniform_and_in_order():
     deciles = np.histogram(u, bins=10, range=(0, 1))[0]
     assert (np.abs(deciles - k / 10) < 4 * np.sqrt(k * 0.09)).all()
 
+    class TinyLast:  # a last exponential under 2**-53 of the total (about 1e-10 a round of millions)
+        def standard_exponential(self, size):
+            drawn = np.random.default_rng(0).standard_exponential(size)
+            drawn[-1] = 1e-10
+            return drawn
+
+    u = levels._sorted_uniforms(TinyLast(), 4_000_000)
+    assert u[-1] < 1
+    cum = np.cumsum(np.ones(10))
+    assert level_walks.sorted_positions(cum, u[-3:], cum[-1]).max() < len(cum)  # (a left sum, not past them)
+
 
 @pytest.mark.parametrize("seed", range(30))
 def test_completing_draws_finds_the_right_row_of_the_scalar_rule(seed):
