@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -83,8 +84,7 @@ class PhraseBreaker:
         it fills hold what any game with the same history would compute: the guesses do not change."""
         secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
         self._play(secret, max_guesses, time.monotonic() + seconds)
-        lengths = [len(w) for w in self.game.words]
-        common = max(set(lengths), key=lambda l: (lengths.count(l), -l))
+        common = max(Counter(map(len, self.game.words)).items(), key=lambda kv: (kv[1], -kv[0]))[0]
         few = tuple(w for w in self.game.words if len(w) == common)[:WARM_WORDS]
         small = PhraseBreaker(PhraseGame(few, self.n), self.seed, self.settings,
                               searcher=LevelSearch if self._levels else TupleSearch)
