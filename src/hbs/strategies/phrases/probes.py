@@ -249,8 +249,9 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
     ``chars`` is ``int64[K, W]`` (letter index ``0..L-1`` per position, ``L`` for a space),
     ``counts`` ``int64[K, L]`` letter counts, ``usable`` ``bool[W]`` the left-side positions that may
     hold a letter (a space may go anywhere).  Coordinate ascent on the joint entropy of (black, letters in S): toggle
-    letters of S, then for each position try every letter of S (where usable), a space, or nothing (a space
-    only adds a constant to the count).  Returns ``int64[W]`` (letter, ``L`` or -1 per position),
+    letters of S, then add the letter outside S and its position that most raise it (see
+    :func:`_letter_moves`), then for each position try every letter of S (where usable), a space,
+    or nothing (a space only adds a constant to the count).  Returns ``int64[W]`` (letter, ``L`` or -1 per position),
     ``bool[L]`` the set S and the entropy (bits) of its answers over the sample.
     """
     k, width = chars.shape
@@ -262,6 +263,7 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
     hist = np.zeros((width + 1) * (counts.sum(axis=1).max() + width + 2), dtype=np.int64)
     tw = counts.sum(axis=1).max() + 1
     by_char, char_first, nlogn = _scratch(k, space)
+    order, first = _by_position(chars, space)
     best = 0.0
     for _ in range(passes):
         improved = False
@@ -285,12 +287,97 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
                             left[pos] = -1
                 chosen[c] = not chosen[c]
                 improved = True
+        c, pos, score = _letter_moves(chars, counts, usable, chosen, left, black, total, tw, hist, nlogn, order, first)
+        if score > best + 1e-12:  # a letter outside S placed at one position (and so added to S)
+            best = score
+            chosen[c] = True
+            total = total + counts[:, c]
+            left[pos] = c
+            _add_matches(black, chars, pos, c, 1)
+            improved = True
         best, black, moved = _position_pass(chars, usable, chosen, left, black, total, best, tw, hist, by_char,
                                             char_first, nlogn)
         improved |= moved
         if not improved:
             break
     return left, chosen, best
+
+
+@njit(cache=True)
+def _by_position(chars: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sampled phrases by their code at each position: ``order[pos, first[pos, c]:first[pos, c + 1]]``
+    are those with code ``c`` (``0..space``) at ``pos``."""
+    k, width = chars.shape
+    order = np.empty((width, k), dtype=np.int64)
+    first = np.zeros((width, space + 2), dtype=np.int64)
+    for pos in range(width):
+        for i in range(k):
+            c = chars[i, pos]
+            if 0 <= c <= space:
+                first[pos, c + 1] += 1
+        for c in range(space + 1):
+            first[pos, c + 1] += first[pos, c]
+        fill = first[pos].copy()
+        for i in range(k):
+            c = chars[i, pos]
+            if 0 <= c <= space:
+                order[pos, fill[c]] = i
+                fill[c] += 1
+    return order, first
+
+
+@njit(cache=True)
+def _letter_moves(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, chosen: np.ndarray, left: np.ndarray,
+                  black: np.ndarray, total: np.ndarray, tw: int, hist: np.ndarray, nlogn: np.ndarray,
+                  order: np.ndarray, first: np.ndarray) -> tuple[int, int, float]:
+    """The best move that adds a letter ``c`` outside S to S and places it at one usable empty
+    position: ``(c, pos, entropy)`` (``-1, -1, 0`` when none).  Where every sampled phrase holds as
+    many of each letter (the end of a long game), no letter of S alone tells them apart and the
+    toggles of S never reach the positions that would."""
+    k, width = chars.shape
+    best, best_c, best_pos = 0.0, -1, -1
+    t = np.empty(k, dtype=np.int64)
+    for c in range(counts.shape[1]):
+        if chosen[c]:
+            continue
+        for i in range(k):
+            t[i] = total[i] + counts[i, c]
+            hist[black[i] * tw + t[i]] += 1
+        acc = 0.0
+        for i in range(k):
+            code = black[i] * tw + t[i]
+            n = hist[code]
+            if n > 0:
+                acc += nlogn[n]
+                hist[code] = -n  # (counted: negative until the bins are restored below)
+        for i in range(k):
+            code = black[i] * tw + t[i]
+            if hist[code] < 0:
+                hist[code] = -hist[code]
+        for pos in range(width):
+            if not usable[pos] or left[pos] >= 0 or first[pos, c] == first[pos, c + 1]:
+                continue
+            delta = 0.0
+            for j in range(first[pos, c], first[pos, c + 1]):
+                i = order[pos, j]
+                code = black[i] * tw + t[i]
+                n = hist[code]
+                delta += nlogn[n - 1] - nlogn[n]
+                hist[code] = n - 1
+                m = hist[code + tw]
+                delta += nlogn[m + 1] - nlogn[m]
+                hist[code + tw] = m + 1
+            for j in range(first[pos, c], first[pos, c + 1]):
+                i = order[pos, j]
+                code = black[i] * tw + t[i]
+                hist[code] += 1
+                hist[code + tw] -= 1
+            score = np.log2(k) - (acc + delta) / k
+            if score > best + 1e-12:
+                best, best_c, best_pos = score, c, pos
+        for i in range(k):
+            hist[black[i] * tw + t[i]] = 0
+    return best_c, best_pos, best
 
 
 @njit(cache=True)
