@@ -339,3 +339,31 @@ def test_completing_draws_finds_the_right_row_of_the_scalar_rule(seed):
     position = {tuple(r): i for i, r in enumerate(right)}
     want = [position.get(tuple(r), -1) if (r >= 0).all() else -1 for r in residual]
     assert got.tolist() == want
+
+
+def test_loose_draws_take_the_middle_from_its_level_not_slot_by_slot():
+    """Six words whose middle pair is held by the answers (fields 0 and 1: the pair's values add up
+    to the target's, 4 of 16 pairs) while each middle word alone fits any of its rows: loose draws
+    take the middle's sums from its level, so every drawn pair fits (slot by slot, as before, three
+    draws in four did not: a six-word game probed a middle word whose pairs were already down to
+    213 again and again, while the sides kept the exact count out of reach)."""
+    rng = np.random.default_rng(5)
+    pair = np.array([[0, 3], [1, 2], [2, 1], [3, 0]])
+    feats = []
+    for j in range(6):
+        if j >= 4:  # the middle: fewest rows
+            f = np.concatenate([pair, rng.integers(0, 3, (4, 1))], axis=1)
+        else:
+            f = np.concatenate([np.zeros((7, 2), int), rng.permutation(7)[:, None]], axis=1)  # 7 distinct rows
+        feats.append(f.astype(np.uint8))
+    target = np.array([3, 3, int(sum(f[0, 2] for f in feats))])
+    found = search(feats, target)
+    assert sorted(found.middle) == [4, 5]
+    drawn = found.loose_sample(2000, np.random.default_rng(1))
+    middle = feats[4][drawn[:, 4]].astype(int) + feats[5][drawn[:, 5]].astype(int)
+    assert (middle[:, :2] == 3).all()
+    # the control: word by word, the middle pair's first two fields fit a quarter of the time
+    alone = [(a[:2] + b[:2] == 3).all() for a in feats[4].astype(int) for b in feats[5].astype(int)]
+    assert sum(alone) == 4
+    # and every slot's rows are drawn (none is left out of the sample)
+    assert all(len(set(drawn[:, j].tolist())) > 1 for j in range(6))

@@ -137,6 +137,36 @@ def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, roo
     assert sum(loose) >= 3  # the regime was reached (8 loose estimates of 32)
 
 
+@pytest.mark.parametrize("cover", [float("inf"), None])
+def test_a_guess_among_draws_only_where_they_are_most_of_the_count(monkeypatch, root, cover):
+    """Five words with every count estimated on 64 draws: an estimate's few distinct draws of a
+    count many times larger are a noisy estimate's few hits (six Diceware words: 2 draws of an
+    estimated 2,330, 14 of 174,000, the secret never among them).  A guess among them is made
+    only while the estimate counts at most ``few_cover`` (2) times as many phrases; the control
+    (no such limit) guesses among draws of 4 to 500 times as many."""
+    from hbs.strategies.phrases import levels
+
+    for name in ("WORK_BUDGET", "FEW_BUDGET"):
+        monkeypatch.setattr(levels, name, 100)  # (every count estimated, however few fit)
+    monkeypatch.setattr(levels, "DRAWS", 64)
+    monkeypatch.setattr(levels, "MAX_DRAWS", 64)
+    rng = random.Random(3)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
+    breaker = PhraseBreaker(PhraseGame(words, 5), settings=Settings() if cover is None else Settings(few_cover=cover))
+    calls = []
+    among = PhraseBreaker._guess_among
+
+    def noting(self, drawn, possible, rng):
+        calls.append((len(drawn), possible))
+        return among(self, drawn, possible, rng)
+
+    monkeypatch.setattr(PhraseBreaker, "_guess_among", noting)
+    for _ in range(6):
+        solve(breaker, " ".join(rng.choice(words) for _ in range(5)))
+    over = [(drawn, possible) for drawn, possible in calls if possible > 2 * drawn]
+    assert bool(over) == (cover is not None), calls
+
+
 def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, root):
     """Five words with every count estimated and a guess's draws capped at none
     (``Settings.guess_draws`` 0): a count stops after its first spacings, and the guess is then

@@ -375,6 +375,16 @@ class LevelSearch:
         """Distinct rows of every slot along paths from the meetings ``meetings`` (one drawn path
         each, with ``u``) or along every path from every meeting (listed)."""
         found = self._meetings if meetings is None else tuple(m[meetings] for m in self._meetings)
+        out = self._walked(found, u)
+        if self._deferred:  # (estimated: drawn paths only)
+            drawn = self._deferred_rows if meetings is None else self._deferred_rows[meetings]
+            out.update({j: drawn[:, c] for c, j in enumerate(self._deferred)})
+        return out
+
+    def _walked(self, found: tuple[np.ndarray, np.ndarray, np.ndarray], u: np.ndarray | None) -> dict[int, np.ndarray]:
+        """Distinct rows of the slots counted into levels, walked down from (left, middle, right)
+        sums ``found``: one drawn path each (``u``) or every path of each side with every path of
+        the others from the same meeting."""
         walked = []
         column = 0  # u's columns: the left side's, the right side's, the middle's
         for side, states in ((self._left, found[0]), (self._right, found[2]), (self._mid, found[1])):
@@ -390,9 +400,6 @@ class LevelSearch:
         out = {}
         for side, rows in ((self._left, lrows), (self._right, rrows), (self._mid, mrows)):
             out.update({j: rows[:, k] for k, j in enumerate(side.slots)})
-        if self._deferred:  # (estimated: drawn paths only)
-            drawn = self._deferred_rows if meetings is None else self._deferred_rows[meetings]
-            out.update({j: drawn[:, c] for c, j in enumerate(self._deferred)})
         return out
 
     def all(self) -> np.ndarray:
@@ -404,13 +411,25 @@ class LevelSearch:
         return self._words(self._rows(None, None), None)
 
     def loose_sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
-        """``k`` tuples of words each drawn alone from its slot's rows that could fit: the tuples
-        need not fit, but a probe designed on them still sorts a slot's rows out (for a search no
-        draw of whose estimate fitted)."""
+        """``k`` tuples of words drawn part by part: a sum of each side's and of the middle's last
+        level (in proportion to the tuples behind it) walked down to its slots' rows, and each
+        deferred slot's row alone, from the rows that could fit.  The tuples need not fit, but a
+        probe designed on them still sorts the slots' rows out (for a search no draw of whose
+        estimate fitted, or whose few hits say little).  Drawn part by part, not slot by slot: a
+        middle pair whose sums the answers had cut to 213 still drew each word from its
+        hundreds of rows, and the probes sorted out a middle word again and again while the
+        sides kept the exact count out of reach."""
         rows = {}
         for j, d in enumerate(self._distinct):
             cum = np.cumsum(d.sizes)
             rows[j] = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
+        sides = (self._left, self._mid, self._right) if hasattr(self, "_left") else ()
+        if sides and all(len(side.counts[-1]) for side in sides):  # (else no levels, or an empty one)
+            found = []
+            for side in sides:
+                cum = np.cumsum(side.counts[-1])
+                found.append(np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1))
+            rows.update(self._walked((found[0], found[1], found[2]), rng.random((k, self.n))))
         return self._words(rows, rng.random((k, self.n)))
 
     def sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
@@ -449,3 +468,4 @@ def _pair_up(lsrc: np.ndarray, rsrc: np.ndarray) -> tuple[np.ndarray, np.ndarray
     li = np.repeat(np.arange(len(lsrc), dtype=np.int64), per)
     ri = np.arange(int(per.sum()), dtype=np.int64) - np.repeat(np.cumsum(per) - per, per) + np.repeat(r_start, per)
     return li, ri
+

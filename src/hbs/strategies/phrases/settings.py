@@ -45,6 +45,8 @@ class Settings:
     # spacings stay likely and are counted every guess: 50-70 rather than 15-25 for 3 words)
     first_letters: bool | None = None
     few_drawn: int = 200  # an estimated count whose draws hold at most this many phrases: guess among them
+    # ... and only while the estimate counts at most this many times as many phrases (see _narrowing)
+    few_cover: float = 2.0
 
 
 #: The largest word lists measured to play every game within a 4 GB worker and the default time
