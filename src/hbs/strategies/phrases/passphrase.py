@@ -55,6 +55,7 @@ class PhraseBreaker:
         self._levels = searcher is LevelSearch
         s = self.settings
         self._sample_size = s.sample if s.sample is not None else (1500 if self._levels else 3000)
+        self._passes = s.passes if s.passes is not None else (5 if self.n >= 6 else 3)
         self.alphabet = Alphabet(game.words)
         self.letters = self.alphabet.size
         self.words = tuple(self.alphabet.inward(w) for w in game.words)  # internal letters, see alphabet.py
@@ -272,7 +273,7 @@ class PhraseBreaker:
             chars, _ = self._letter_matrix(phrases)  # (as wide as the longest phrase drawn)
             chars = np.pad(chars, ((0, 0), (0, width - chars.shape[1])), constant_values=-1)
             lens = self.word_lengths[phrases].sum(axis=1).astype(np.int64) + self.n - 1
-            codes = probes.design_left(chars, lens, codes, self.letters, self.settings.passes)
+            codes = probes.design_left(chars, lens, codes, self.letters, self._passes)
         return probes.build(probes.left_side(codes, self.letters), np.ones(self.letters, dtype=bool), self.sat)
 
     def _focused(self, search: Estimate, sample: np.ndarray, usable: np.ndarray) -> str:
@@ -286,7 +287,7 @@ class PhraseBreaker:
         for j in search.focus_choices:
             usable[:] = False
             usable[int(offsets[j]) : int(offsets[j]) + int(search.lengths[j])] = True
-            left, chosen, told = probes.design_probe(chars, counts, usable.astype(np.bool_), self.settings.passes)
+            left, chosen, told = probes.design_probe(chars, counts, usable.astype(np.bool_), self._passes)
             if best is None or told > best[0] + 1e-9:
                 best = (told, left, chosen)
         return probes.build(probes.left_side(best[1], self.letters), best[2], self.sat)
@@ -309,7 +310,7 @@ class PhraseBreaker:
         ``usable`` (``bool[length]``) the left-side positions that may hold a letter (default all)."""
         chars, counts = self._letter_matrix(phrases)
         usable = np.ones(chars.shape[1], dtype=np.bool_) if usable is None else usable.astype(np.bool_)
-        left_codes, chosen, _ = probes.design_probe(chars, counts, usable, self.settings.passes)
+        left_codes, chosen, _ = probes.design_probe(chars, counts, usable, self._passes)
         return probes.build(probes.left_side(left_codes, self.letters), chosen, self.sat)
 
     def _mixture_sample(self, searches: list[Search], counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
