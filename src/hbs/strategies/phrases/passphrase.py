@@ -194,8 +194,9 @@ class PhraseBreaker:
                 probe = self._probe_from(sample)
             if not probe.strip(probes.PAD):
                 # nothing tells the draws apart (a hundred-thousand-word game played a guess of
-                # fillers only, answer 0 0): guess among them instead
-                return Guess(self._guess_among(np.unique(sample, axis=0), possible, rng), possible, "p1")
+                # fillers only, answer 0 0): guess among them instead (the estimate's draws, which
+                # fit, where there are a few)
+                return Guess(self._guess_among(drawn if few else np.unique(sample, axis=0), possible, rng), possible, "p1")
             return Guess(probe, possible, "p1")
         return Guess(self._probe_from(sample, usable), possible, "p1")
 
