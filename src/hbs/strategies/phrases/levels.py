@@ -468,4 +468,3 @@ def _pair_up(lsrc: np.ndarray, rsrc: np.ndarray) -> tuple[np.ndarray, np.ndarray
     li = np.repeat(np.arange(len(lsrc), dtype=np.int64), per)
     ri = np.arange(int(per.sum()), dtype=np.int64) - np.repeat(np.cumsum(per) - per, per) + np.repeat(r_start, per)
     return li, ri
-
