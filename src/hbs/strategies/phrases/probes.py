@@ -190,6 +190,27 @@ def _add_matches(values: np.ndarray, chars: np.ndarray, pos: int, c: int, step: 
             values[s] += step
 
 
+@njit(cache=True, inline="always")
+def _raised_delta(which: np.ndarray, lo: int, hi: int, black: np.ndarray, total: np.ndarray, tw: int,
+                  hist: np.ndarray, nlogn: np.ndarray) -> float:
+    """The change of the sum of ``n log2 n`` over the bins of (black, total) (held in ``hist``)
+    when the phrases ``which[lo:hi]`` gain a black; ``hist`` is moved and put back."""
+    delta = 0.0
+    for j in range(lo, hi):  # move each phrase up one black
+        code = black[which[j]] * tw + total[which[j]]
+        n = hist[code]
+        delta += nlogn[n - 1] - nlogn[n]
+        hist[code] = n - 1
+        m = hist[code + tw]
+        delta += nlogn[m + 1] - nlogn[m]
+        hist[code + tw] = m + 1
+    for j in range(lo, hi):  # and back
+        code = black[which[j]] * tw + total[which[j]]
+        hist[code] += 1
+        hist[code + tw] -= 1
+    return delta
+
+
 @njit(cache=True)
 def _position_scores(base: np.ndarray, total: np.ndarray, column: np.ndarray, tw: int, space: int,
                      hist: np.ndarray, by_char: np.ndarray, char_first: np.ndarray, nlogn: np.ndarray) -> np.ndarray:
@@ -219,22 +240,7 @@ def _position_scores(base: np.ndarray, total: np.ndarray, column: np.ndarray, tw
     scores = np.empty(space + 2, dtype=np.float64)
     scores[0] = np.log2(k) - acc / k
     for c in range(space + 1):
-        delta = 0.0
-        for j in range(char_first[c], char_first[c + 1]):  # move each phrase up one black
-            i = by_char[j]
-            code = base[i] * tw + total[i]
-            n = hist[code]
-            delta += nlogn[n - 1] - nlogn[n]
-            hist[code] = n - 1
-            up = code + tw
-            m = hist[up]
-            delta += nlogn[m + 1] - nlogn[m]
-            hist[up] = m + 1
-        for j in range(char_first[c], char_first[c + 1]):  # and back
-            i = by_char[j]
-            code = base[i] * tw + total[i]
-            hist[code] += 1
-            hist[code + tw] -= 1
+        delta = _raised_delta(by_char, char_first[c], char_first[c + 1], base, total, tw, hist, nlogn)
         scores[c + 1] = np.log2(k) - (acc + delta) / k
     for i in range(k):
         hist[base[i] * tw + total[i]] = 0
@@ -357,21 +363,7 @@ def _letter_moves(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, cho
         for pos in range(width):
             if not usable[pos] or left[pos] >= 0 or first[pos, c] == first[pos, c + 1]:
                 continue
-            delta = 0.0
-            for j in range(first[pos, c], first[pos, c + 1]):
-                i = order[pos, j]
-                code = black[i] * tw + t[i]
-                n = hist[code]
-                delta += nlogn[n - 1] - nlogn[n]
-                hist[code] = n - 1
-                m = hist[code + tw]
-                delta += nlogn[m + 1] - nlogn[m]
-                hist[code + tw] = m + 1
-            for j in range(first[pos, c], first[pos, c + 1]):
-                i = order[pos, j]
-                code = black[i] * tw + t[i]
-                hist[code] += 1
-                hist[code + tw] -= 1
+            delta = _raised_delta(order[pos], first[pos, c], first[pos, c + 1], black, t, tw, hist, nlogn)
             score = np.log2(k) - (acc + delta) / k
             if score > best + 1e-12:
                 best, best_c, best_pos = score, c, pos
