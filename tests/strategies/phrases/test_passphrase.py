@@ -112,7 +112,7 @@ def test_the_guess_after_a_history_does_not_depend_on_the_histories_asked_before
     game, a replay checked move by move) gives the one it gave after playing up to that history.
     Deciding a guess refines the state (each counted spacing's count replaces its weight) that the
     next answer's state starts from; asked at once, the states were built from unrefined ones and
-    17 of 36 histories of these games got another guess."""
+    11 of the 26 histories here got another guess."""
     words = load_words(root / "data" / "words.txt")
     if pool:
         words = tuple(sorted(random.Random(3).sample([w for w in words if 3 <= len(w) <= 6], pool)))
