@@ -108,8 +108,8 @@ def test_same_input_same_guesses(root):
 
 @pytest.mark.parametrize("n_words, pool", [(3, None), (5, 400)])
 def test_the_guess_after_a_history_does_not_depend_on_the_histories_asked_before(root, n_words, pool):
-    """A bot asked at once for the guess after a history (a worker started again in the middle of a
-    game, a replay checked move by move) gives the one it gave after playing up to that history.
+    """A breaker asked at once for the guess after a history (a program replaying a game's record,
+    a bot built on the breaker that asks out of order) gives the one it gave after playing up to it.
     Deciding a guess refines the state (each counted spacing's count replaces its weight) that the
     next answer's state starts from; asked at once, the states were built from unrefined ones and
     11 of the 26 histories here got another guess."""
