@@ -165,8 +165,8 @@ def test_position_scores_are_the_entropy_of_each_letter_there(k, seed):
     total = rng.integers(0, tw, size=k)
     column = rng.integers(-1, space + 2, size=k)  # codes outside 0..space match nothing
     hist = np.zeros((space + 5) * tw, dtype=np.int64)
-    scores = probes._position_scores(base, total, column, tw, space, hist, np.empty(k, np.int64),
-                                     np.empty(space + 3, np.int64),
+    order, first = probes._by_position(column[:, None], space)  # (the phrases by their code there)
+    scores = probes._position_scores(base, total, order[0], first[0], tw, space, hist,
                                      np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1)))
     assert not hist.any()  # the scratch is left zeroed
     for c in range(-1, space + 1):

@@ -212,31 +212,17 @@ def _raised_delta(which: np.ndarray, lo: int, hi: int, black: np.ndarray, total:
 
 
 @njit(cache=True)
-def _position_scores(base: np.ndarray, total: np.ndarray, column: np.ndarray, tw: int, space: int,
-                     hist: np.ndarray, by_char: np.ndarray, char_first: np.ndarray, nlogn: np.ndarray) -> np.ndarray:
-    """``float64[space + 2]``: the joint entropy of (black, total) when position ``column`` of the
-    probe holds nothing (index 0) or code ``c`` (index ``c + 1``): the sampled phrases with ``c``
-    there gain a black.  One histogram of ``base``, each phrase moved to its bin and back once
-    (rather than a histogram a code); ``hist`` is zeroed scratch and left zeroed, ``nlogn[n]``
-    is ``n log2 n``."""
+def _position_scores(base: np.ndarray, total: np.ndarray, by_char: np.ndarray, char_first: np.ndarray, tw: int,
+                     space: int, hist: np.ndarray, nlogn: np.ndarray) -> np.ndarray:
+    """``float64[space + 2]``: the joint entropy of (black, total) when a position of the probe
+    holds nothing (index 0) or code ``c`` (index ``c + 1``): the sampled phrases with ``c`` there
+    (``by_char[char_first[c] : char_first[c + 1]]``, see :func:`_by_position`) gain a black.  One
+    histogram of ``base``, each phrase moved to its bin and back once (rather than a histogram a
+    code); ``hist`` is zeroed scratch and left zeroed, ``nlogn[n]`` is ``n log2 n``."""
     k = base.shape[0]
     acc = _sum_nlogn(base, total, tw, hist, nlogn)
     for i in range(k):
         hist[base[i] * tw + total[i]] += 1
-    # the phrases by the code at this position (counting sort; codes outside 0..space match nothing)
-    char_first[:] = 0
-    for i in range(k):
-        c = column[i]
-        if 0 <= c <= space:
-            char_first[c + 1] += 1
-    for c in range(space + 1):
-        char_first[c + 1] += char_first[c]
-    fill = char_first.copy()
-    for i in range(k):
-        c = column[i]
-        if 0 <= c <= space:
-            by_char[fill[c]] = i
-            fill[c] += 1
     scores = np.empty(space + 2, dtype=np.float64)
     scores[0] = np.log2(k) - acc / k
     for c in range(space + 1):
@@ -268,7 +254,7 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
     total = np.zeros(k, dtype=np.int64)
     hist = np.zeros((width + 1) * (counts.sum(axis=1).max() + width + 2), dtype=np.int64)
     tw = counts.sum(axis=1).max() + 1
-    by_char, char_first, nlogn = _scratch(k, space)
+    nlogn = _nlogn(k)
     order, first = _by_position(chars, space)
     best = 0.0
     for _ in range(passes):
@@ -301,8 +287,8 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
             left[pos] = c
             _add_matches(black, chars, pos, c, 1)
             improved = True
-        best, black, moved = _position_pass(chars, usable, chosen, left, black, total, best, tw, hist, by_char,
-                                            char_first, nlogn)
+        best, black, moved = _position_pass(chars, usable, chosen, left, black, total, best, tw, hist, order,
+                                            first, nlogn)
         improved |= moved
         if not improved:
             break
@@ -348,18 +334,9 @@ def _letter_moves(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, cho
             continue
         for i in range(k):
             t[i] = total[i] + counts[i, c]
+        acc = _sum_nlogn(black, t, tw, hist, nlogn)
+        for i in range(k):
             hist[black[i] * tw + t[i]] += 1
-        acc = 0.0
-        for i in range(k):
-            code = black[i] * tw + t[i]
-            n = hist[code]
-            if n > 0:
-                acc += nlogn[n]
-                hist[code] = -n  # (counted: negative until the bins are restored below)
-        for i in range(k):
-            code = black[i] * tw + t[i]
-            if hist[code] < 0:
-                hist[code] = -hist[code]
         for pos in range(width):
             if not usable[pos] or left[pos] >= 0 or first[pos, c] == first[pos, c + 1]:
                 continue
@@ -373,20 +350,19 @@ def _letter_moves(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, cho
 
 
 @njit(cache=True)
-def _scratch(k: int, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The scratch of :func:`_position_scores` for ``k`` phrases (``by_char``, ``char_first``) and
-    the table ``nlogn[n] = n log2 n``."""
-    nlogn = np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1))
-    return np.empty(k, dtype=np.int64), np.empty(space + 3, dtype=np.int64), nlogn
+def _nlogn(k: int) -> np.ndarray:
+    """The table ``nlogn[n] = n log2 n`` for a sample of ``k`` phrases."""
+    return np.arange(k + 2) * np.log2(np.maximum(np.arange(k + 2), 1))
 
 
 @njit(cache=True)
 def _position_pass(chars: np.ndarray, usable: np.ndarray, chosen: np.ndarray, left: np.ndarray, black: np.ndarray,
-                   total: np.ndarray, best: float, tw: int, hist: np.ndarray, by_char: np.ndarray,
-                   char_first: np.ndarray, nlogn: np.ndarray) -> tuple[float, np.ndarray, bool]:
+                   total: np.ndarray, best: float, tw: int, hist: np.ndarray, order: np.ndarray,
+                   first: np.ndarray, nlogn: np.ndarray) -> tuple[float, np.ndarray, bool]:
     """One sweep of the left side's positions (``left`` changed in place): each takes the letter of
     ``chosen`` (where ``usable``), the space or nothing that most raises the joint entropy of
-    (black, total).  Returns the entropy, the blacks and whether a position changed."""
+    (black, total).  ``order``, ``first``: the phrases by their code at each position
+    (:func:`_by_position`).  Returns the entropy, the blacks and whether a position changed."""
     width = chars.shape[1]
     space = chosen.shape[0]
     improved = False
@@ -394,7 +370,7 @@ def _position_pass(chars: np.ndarray, usable: np.ndarray, chosen: np.ndarray, le
         base = black.copy()
         if left[pos] >= 0:
             _add_matches(base, chars, pos, left[pos], -1)
-        scores = _position_scores(base, total, chars[:, pos], tw, space, hist, by_char, char_first, nlogn)
+        scores = _position_scores(base, total, order[pos], first[pos], tw, space, hist, nlogn)
         best_c = left[pos]
         for c in range(-1, space + 1):
             if c == left[pos] or (0 <= c < space and not (chosen[c] and usable[pos])):
@@ -427,11 +403,12 @@ def design_left(chars: np.ndarray, total: np.ndarray, left: np.ndarray, space: i
             _add_matches(black, chars, pos, left[pos], 1)
     tw = total.max() + 1
     hist = np.zeros((width + 1) * tw, dtype=np.int64)
-    by_char, char_first, nlogn = _scratch(k, space)
+    nlogn = _nlogn(k)
+    order, first = _by_position(chars, space)
     best = _joint_entropy(black, total, tw, hist, nlogn)
     for _ in range(passes):
-        best, black, improved = _position_pass(chars, usable, chosen, left, black, total, best, tw, hist, by_char,
-                                               char_first, nlogn)
+        best, black, improved = _position_pass(chars, usable, chosen, left, black, total, best, tw, hist, order,
+                                               first, nlogn)
         if not improved:
             break
     return left
