@@ -65,3 +65,55 @@ def test_a_large_right_side_is_joined_by_buckets_with_the_same_meetings():
     assert found[3] and len(found[0]) > 1
     for x, y in zip(found[:3], plain[:3]):
         assert np.array_equal(x, y)
+
+
+def test_a_join_of_more_meetings_than_its_first_room_finds_them_all():
+    """Every sum of five fields of 0..3 on both sides: over twice as many meetings as the join has
+    room for at first (1,024), the same as the plain join's."""
+    grid = np.array(list(itertools.product(range(4), repeat=5)))
+    d = np.array([[0, 0, 0, 0, 0], [1, 0, 0, 0, 0], [0, 1, 1, 0, 0]])
+    keys = packed(grid), packed(d), packed(grid)
+    args = (*keys, build_table(keys[2]), packed(np.full((1, 5), 3))[0])
+    plain = meeting.meet(*args, plain_below=1 << 30)
+    assert plain[3] and len(plain[0]) > 2000
+    for bucket_sums in (1, 32, 512):
+        found = meeting.meet(*args, bucket_sums=bucket_sums, plain_below=0)
+        assert found[3] and all(np.array_equal(x, y) for x, y in zip(found[:3], plain[:3]))
+
+
+def brute_steps(a, d, b, target, bucket_sums):
+    """The steps the bucketed join takes, counted pair by pair from the plan's bucket fields: one
+    for each (group of left sums alike in those fields, middle sum), and each left sum of a group
+    whose rest falls in a bucket holding right sums."""
+    chosen, _, _, _, _ = meeting._plan(packed(b), packed(b).shape[1], bucket_sums)
+    buckets = {tuple(row[chosen]) for row in b}
+    groups = {tuple(row[chosen]) for row in a}
+    steps = len(groups) * len(d)
+    for row, mid in itertools.product(a, d):
+        steps += tuple((target - row - mid)[chosen]) in buckets
+    return steps
+
+
+@pytest.mark.parametrize("seed", range(1, 40, 3))
+def test_the_predicted_steps_are_the_joins_own_where_every_pair_is_sampled(seed):
+    """Where the prediction samples every (left, middle) pair equally often, it counts the join's steps
+    exactly (brute force over the pairs); a join capped one step below gives up, one capped at
+    them finds every meeting."""
+    rng = np.random.default_rng(seed)
+    a, d, b, target = sides(seed)
+    def powered(rows, most):  # (a power of two of rows: their pairs divide the sample evenly)
+        rows = np.unique(np.concatenate([rows, rng.integers(0, 4, (most, rows.shape[1]))]), axis=0)
+        return rows[rng.permutation(len(rows))][: min(most, 1 << (len(rows).bit_length() - 1))]
+    a, d = powered(a, 256), powered(d, 16)
+    assert meeting.PREDICT_PAIRS % (len(a) * len(d)) == 0
+    keys = packed(a), packed(d), packed(b)
+    args = (*keys, build_table(keys[2]), packed(target[None])[0])
+    steps = brute_steps(a, d, b, target, 4)
+    if meeting._plan(keys[2], keys[2].shape[1], 4)[3] == 1:
+        pytest.skip("a single bucket: the plain join")
+    assert meeting.predicted_steps(*keys, args[4], bucket_sums=4, plain_below=0) == steps
+    whole = meeting.meet(*args, bucket_sums=4, plain_below=0)
+    assert not meeting.meet(*args, max_steps=steps - 1, bucket_sums=4, plain_below=0)[3]
+    capped = meeting.meet(*args, max_steps=steps, bucket_sums=4, plain_below=0)
+    assert capped[3] and all(np.array_equal(x, y) for x, y in zip(capped[:3], whole[:3]))
+

@@ -37,14 +37,17 @@ WORK_BUDGET = 1e7
 
 
 #: A count over the work budget but within ``FEW_BUDGET`` steps (a search given its own budget:
-#: that budget) is counted exactly where it finds at most ``FEW_MEETINGS`` meetings, estimated
-#: otherwise: once few phrases fit, an exact count lists them and the end game picks among them by
-#: expected guesses, where an estimate draws some (and its draws, rare hits, cost more than the count).
-#: 10^8 steps (from 3·10^7; the bucketed meeting skips most of them, 2 s for 5.7·10^8 late in an
-#: eight-word game): eight Diceware words 108 and 109 guesses on seeds 21 and 22 against 112 and 111
-#: (3·10^8: 106 and 107, but guesses of 10-12 s), six 134 and 147 against 134 and 149, five 236 and
-#: 231 against 236 and 234; the games 5-20% slower.
-FEW_MEETINGS, FEW_BUDGET = 1e5, 1e8
+#: that budget) is counted exactly where it finds at most ``FEW_MEETINGS`` meetings and its join
+#: takes at most ``FEW_STEPS`` steps (a lookup, or a bucket found; predicted from 4,096 pairs before
+#: the join starts, see ``meeting.meet``), estimated otherwise: once few phrases fit, an exact count
+#: lists them and the end game picks among them by expected guesses, where an estimate draws some
+#: (and its draws, rare hits, cost more than the count).  The join's steps, not the nominal ones
+#: (left sums times middle sums), are what its time follows: 3-5 ns a step, 0.2-0.5 s to bucket
+#: the right side; the nominal steps overstate them 1.1 to 5 times.  2·10^8 steps (in place of
+#: 10^8 nominal ones): six Diceware words 133 and 145 guesses on seeds 21 and 22 against 134 and
+#: 147, eight 104 and 104 against 108 and 109, five the same 236 and 231; 4·10^8: six 130 and 145,
+#: but guesses of 2.8 s.
+FEW_MEETINGS, FEW_BUDGET, FEW_STEPS = 1e5, 1e10, 2e8
 
 
 #: Draws of the estimate: first, at most, and the hits that are enough.
@@ -184,8 +187,8 @@ class LevelSearch:
 
     Every meeting is found (``exact``) by trying each middle sum with each sum of the smaller side,
     unless that takes more than ``budget`` steps (default ``WORK_BUDGET``; the middle of a game of five words or more, where
-    every word is still possible and the sums hardly repeat) and finds more than a few meetings
-    (``FEW_BUDGET``, ``FEW_MEETINGS``).  Then the count is estimated and tuples
+    every word is still possible and the sums hardly repeat) and finds more than a few meetings or
+    would take long (``FEW_BUDGET``, ``FEW_MEETINGS``, ``FEW_STEPS``).  Then the count is estimated and tuples
     drawn by importance: (small-side sum, middle sum) pairs are drawn in proportion to the tuples
     behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
     that weight.  An estimated search cannot list its tuples.  So is one where a slot was *deferred*
@@ -249,11 +252,12 @@ class LevelSearch:
         if self._deferred:  # (the count can only be estimated)
             self._estimate(target, salt, True)
             return
-        few = budget < work <= few_budget  # counted exactly only if few fit (see FEW_BUDGET)
+        few = budget < work <= few_budget  # counted exactly only if few fit, soon (see FEW_BUDGET)
         if work > budget and not few and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
         sides = self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1], target
-        ai, di, bi, whole = meet(*sides, min(max_meetings, FEW_MEETINGS) if few else max_meetings)
+        ai, di, bi, whole = meet(*sides, min(max_meetings, FEW_MEETINGS) if few else max_meetings,
+                                 FEW_STEPS if few else np.inf)
         if not whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all
             if self._estimate(target, salt, work > LOOSE_ABOVE * budget):
                 return

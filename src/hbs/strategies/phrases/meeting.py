@@ -4,9 +4,13 @@ middle sum, right sum) that adds up to it.
 The plain join tries each middle sum with each left sum and looks the rest up in the right side's
 table: millions of lookups, nearly each a cache miss in a table of millions of sums (about 70 ns).
 Here the right side's sums are split into *buckets* by a few fields, each bucket with its own small
-table, and the left side's sums grouped by the same fields: for a group of left sums and a middle
-sum the rest's bucket is known, and the group's lookups all go to that one table, in cache.  The
-meetings come out in the plain join's order (left sum, then middle sum).
+table and bit filter, and the left side's sums grouped by the same fields: for a group of left sums
+and a middle sum the rest's bucket is known (a *step*), and the group's lookups (a step each) all go
+to that one bucket, in cache.  The hash is *linear* (the packed words times constants, added), so
+the rest's hash is the target's less the two sums' hashes, each computed once: a lookup is a
+subtraction and a bit of the bucket's filter, and only the few that pass it read the table.  The
+join's steps are predicted from a sample of pairs before it starts, and a caller may cap them.
+The meetings come out in the plain join's order (left sum, then middle sum).
 """
 
 from __future__ import annotations
@@ -16,16 +20,39 @@ from numba import njit
 
 from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _residual
-from hbs.strategies.phrases.sum_table import _grown, _hash, _lookup
+from hbs.strategies.phrases.sum_table import _grown, _lookup
 
-#: Right-side sums a bucket holds, about (on the sums of two words of 7,776 the time was the same
-#: from 8 to 128 a bucket: 22 ns a lookup, against 70 in one table of 1.9 million sums).
-BUCKET_SUMS = 1 << 5
-#: A right side of fewer sums is joined whole: its table stays in cache (and one of 68,000 sums and
-#: 4.4 million meetings joined whole in 0.36 s, by buckets in 0.99 s, most of it sorting the meetings
-#: into order).  So is a join of fewer steps than four times the side's sums (bucketing them costs
-#: about a step each: with 3 middle sums the two take the same time).
-PLAIN_BELOW, PLAIN_STEPS = 1 << 17, 4
+#: Right-side sums a bucket holds, about.  Fewer make more groups of left sums (a step for each
+#: group and middle sum, a cache miss each), more make more lookups: on 16 joins of six and eight
+#: Diceware words (10^6 to 1.6·10^9 steps), 128 took 30 s in all, 32 took 32 s and 512 more; 4,
+#: six times as long.  (The fields come whole: the buckets hold 128 sums or fewer.)
+BUCKET_SUMS = 1 << 7
+#: Bits of a bucket's filter for each of its sums (a lookup that misses passes one in 32): 0.73 s
+#: for a join that took 0.84 s with 16 bits, 0.93 s with 8, 3.05 s reading each bucket's table.
+FILTER_BITS = 32
+#: A right side of fewer sums is joined whole: its table stays in cache, and a join of millions of
+#: meetings spends more sorting them into order than bucketing saves (10,000 sums and 2 million
+#: meetings: 0.055 s whole, 0.2 s by buckets; 85,000 sums and 170,000 meetings: 0.11 s whole,
+#: 0.07 s by buckets; 108,000 sums and 51,000 meetings: 3.1 s whole, 0.18 s by buckets).  So is a
+#: join of fewer steps than four times the side's sums (bucketing them costs about a step each).
+PLAIN_BELOW, PLAIN_STEPS = 1 << 14, 4
+#: (left sum, middle sum) pairs the join's steps are predicted from (within 5% on those 16 joins).
+PREDICT_PAIRS = 4096
+
+
+def _splitmix64(n: int) -> np.ndarray:
+    """``n`` odd 64-bit constants of the splitmix64 sequence (the linear hash's multipliers)."""
+    out, x, m = [], 0, (1 << 64) - 1
+    for _ in range(n):
+        x = (x + 0x9E3779B97F4A7C15) & m
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & m
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+        out.append((z ^ (z >> 31)) | 1)
+    return np.array(out, dtype=np.uint64)
+
+
+#: The linear hash's multipliers, one per packed word of a sum (a game's sums hold at most a few).
+_MULTIPLIERS = _splitmix64(64)
 
 
 @njit(cache=True, nogil=True)
@@ -59,75 +86,194 @@ def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: 
 
 
 @njit(cache=True, nogil=True)
-def _tables(b_keys: np.ndarray, order: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One open-addressing table per bucket (row of ``b_keys``, in bucket order; -1 empty), all in one array:
-    bucket ``v``'s from ``at[v]`` to ``at[v + 1]`` (a power of two, at least twice its rows)."""
+def _linear_hashes(keys: np.ndarray) -> np.ndarray:
+    """``uint64[n]``: each row's *linear* hash, the sum of its words times odd constants (modulo
+    2**64): the hash of ``target - a - d`` is ``h(target) - h(a) - h(d)``, two subtractions a
+    lookup once ``h`` of every sum is known (a table slot takes the high bits)."""
+    out = np.zeros(keys.shape[0], dtype=np.uint64)
+    for i in range(keys.shape[0]):
+        h = np.uint64(0)
+        for k in range(keys.shape[1]):
+            h += keys[i, k] * _MULTIPLIERS[k]
+        out[i] = h
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _tables(hashes: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each bucket's open-addressing table (its rows, in bucket order, by the high bits of their
+    linear hashes; -1 empty) and bit filter (at least ``FILTER_BITS`` bits a row, a bit set by a
+    hash's high bits), all in two arrays, and where they lie: ``meta[v]`` holds bucket ``v``'s table
+    start, table size (a power of two, at least twice its rows; 0: an empty bucket), filter start
+    (in words) and the two shifts that turn a hash into a slot and a bit (``shift | bit_shift << 8``):
+    one row, one cache line, read for each group of left sums and middle sum."""
     buckets = first.shape[0] - 1
-    at = np.zeros(buckets + 1, dtype=np.int64)
+    meta = np.zeros((buckets, 4), dtype=np.int64)
+    tables_size, filter_size = 0, 0
     for v in range(buckets):
-        size = 1
-        while size < 2 * (first[v + 1] - first[v]) + 2:
+        rows = first[v + 1] - first[v]
+        if rows == 0:
+            continue
+        size, bits = 2, 1
+        while size < 2 * rows + 2:
             size *= 2
-        at[v + 1] = at[v] + (size if first[v + 1] > first[v] else 0)
-    tables = np.full(at[-1], -1, dtype=np.int32)
+            bits += 1
+        f_size, f_bits = 64, 6
+        while f_size < FILTER_BITS * rows:
+            f_size *= 2
+            f_bits += 1
+        meta[v, 0], meta[v, 1], meta[v, 2] = tables_size, size, filter_size
+        meta[v, 3] = (64 - bits) | (64 - f_bits) << 8
+        tables_size += size
+        filter_size += f_size // 64
+    tables = np.full(tables_size, -1, dtype=np.int32)
+    filt = np.zeros(filter_size, dtype=np.uint64)
     for v in range(buckets):
-        mask = np.uint64(at[v + 1] - at[v] - 1)
+        start, mask, fo = meta[v, 0], np.uint64(meta[v, 1] - 1), meta[v, 2]
+        shift, bit_shift = np.uint64(meta[v, 3] & 0xFF), np.uint64(meta[v, 3] >> 8)
         for i in range(first[v], first[v + 1]):
-            slot = _hash(b_keys[i]) & mask
-            while tables[at[v] + slot] >= 0:
+            slot = hashes[i] >> shift
+            while tables[start + slot] >= 0:
                 slot = (slot + np.uint64(1)) & mask
-            tables[at[v] + slot] = i
-    return tables, at
+            tables[start + slot] = i
+            bit = hashes[i] >> bit_shift
+            filt[fo + (bit >> np.uint64(6))] |= np.uint64(1) << (bit & np.uint64(63))
+    return tables, filt, meta
+
+
+@njit(cache=True, nogil=True)
+def _group_join(lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: np.ndarray, d_keys: np.ndarray,
+                d_code: np.ndarray, d_hashes: np.ndarray, b_sorted: np.ndarray, target: np.ndarray, t_hash: np.uint64,
+                chosen: np.ndarray, place: np.ndarray, radix: np.ndarray, b_least: np.ndarray, tables: np.ndarray,
+                filt: np.ndarray, meta: np.ndarray, ai: np.ndarray, di: np.ndarray, bi: np.ndarray, n: int, steps: int,
+                max_steps: float) -> tuple[int, int, int]:
+    """The meetings of the left sums ``a_sorted[lo:hi]`` (one group) with the middle sums from
+    ``d_from`` on, written from ``n`` on (rows of ``a_sorted``, of ``d_keys``, of ``b_sorted``);
+    returns how many are written, the middle sum it stopped at, short of room or over
+    ``max_steps`` (``d_keys``' length when done), and the steps taken, counted from ``steps``.
+    (A kernel that never replaces an array: see ``level_sums._bucket``.)"""
+    words, n_chosen = target.shape[0], chosen.shape[0]
+    r1, r2 = np.empty(words, dtype=np.uint64), np.empty(words, dtype=np.uint64)
+    rest = np.empty(n_chosen, dtype=np.int64)  # the target's chosen fields less the group's
+    for c in range(n_chosen):
+        rest[c] = _field(target, chosen[c]) - _field(a_sorted[lo], chosen[c]) - b_least[chosen[c]]
+    for d in range(d_from, d_keys.shape[0]):
+        if steps > max_steps:
+            return n, d, steps
+        steps += 1
+        v = 0  # the bucket of the rest (target less the group's fields and the middle sum's)
+        for c in range(n_chosen):
+            digit = rest[c] - d_code[d, c]
+            if digit < 0 or digit >= radix[c]:
+                v = -1
+                break
+            v += digit * place[c]
+        if v < 0 or meta[v, 1] == 0:
+            continue
+        if n + hi - lo > ai.shape[0]:
+            return n, d, steps - 1
+        steps += hi - lo
+        base, start, mask, fo = t_hash - d_hashes[d], meta[v, 0], np.uint64(meta[v, 1] - 1), meta[v, 2]
+        sh, fsh = np.uint64(meta[v, 3] & 0xFF), np.uint64(meta[v, 3] >> 8)
+        for i in range(lo, hi):
+            h = base - a_hashes[i]
+            bit = h >> fsh
+            if not (filt[fo + (bit >> np.uint64(6))] >> (bit & np.uint64(63))) & np.uint64(1):
+                continue
+            slot = h >> sh
+            while True:
+                g = tables[start + slot]
+                if g < 0:
+                    break
+                same = True  # (word by word first; then field by field, which a carry cannot fool)
+                for k in range(words):
+                    if a_sorted[i, k] + d_keys[d, k] + b_sorted[g, k] != target[k]:
+                        same = False
+                        break
+                if same and _residual(target, a_sorted[i], r1) and _residual(r1, d_keys[d], r2):
+                    for k in range(words):
+                        same &= r2[k] == b_sorted[g, k]
+                if same:
+                    ai[n] = i
+                    di[n] = d
+                    bi[n] = g
+                    n += 1
+                    break
+                slot = (slot + np.uint64(1)) & mask
+    return n, d_keys.shape[0], steps
+
+
+@njit(cache=True, nogil=True)
+def _left_groups(a_keys: np.ndarray, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The left sums grouped by the bucket fields ``chosen`` (see ``_grouped``: ``order[first[g] :
+    first[g + 1]]`` are group ``g``'s), a group for each combination of their values in range."""
+    least, most = _ranges(a_keys, np.arange(a_keys.shape[0]), FIELDS_PER_WORD * a_keys.shape[1])
+    place = np.zeros(chosen.shape[0], dtype=np.int64)
+    groups = 1
+    for c in range(chosen.shape[0]):
+        place[c] = groups
+        groups *= most[chosen[c]] - least[chosen[c]] + 1
+    return _grouped(a_keys, np.arange(a_keys.shape[0]), least, chosen, place, groups)
+
+
+@njit(cache=True, nogil=True)
+def _predicted_steps(a_keys: np.ndarray, a_first: np.ndarray, d_keys: np.ndarray, b_first: np.ndarray,
+                     target: np.ndarray, chosen: np.ndarray, place: np.ndarray, radix: np.ndarray,
+                     b_least: np.ndarray) -> float:
+    """The steps the join will take, about: a step for each group of left sums and middle sum, and
+    the lookups, the share of ``PREDICT_PAIRS`` (left sum, middle sum) pairs, evenly spread, whose
+    rest falls in a bucket that holds right sums."""
+    held = 0
+    for g in range(a_first.shape[0] - 1):
+        held += a_first[g + 1] > a_first[g]
+    pairs, hits = a_keys.shape[0] * d_keys.shape[0], 0
+    for k in range(PREDICT_PAIRS):
+        p = (k * pairs) // PREDICT_PAIRS
+        a, d = p // d_keys.shape[0], p % d_keys.shape[0]
+        v = 0
+        for c in range(chosen.shape[0]):
+            f = chosen[c]
+            digit = _field(target, f) - _field(a_keys[a], f) - _field(d_keys[d], f) - b_least[f]
+            if digit < 0 or digit >= radix[c]:
+                v = -1
+                break
+            v += digit * place[c]
+        hits += v >= 0 and b_first[v + 1] > b_first[v]
+    return float(held) * d_keys.shape[0] + float(pairs) * hits / PREDICT_PAIRS
 
 
 @njit(cache=True, nogil=True)
 def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray, chosen: np.ndarray,
               place: np.ndarray, radix: np.ndarray, buckets: int, b_least: np.ndarray,
-              max_meetings: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    n_fields = FIELDS_PER_WORD * target.shape[0]
+              max_meetings: float, max_steps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     b_order, b_first = _grouped(b_keys, np.arange(b_keys.shape[0]), b_least, chosen, place, buckets)
+    a_order, a_first = _left_groups(a_keys, chosen)
+    if max_steps < np.inf and _predicted_steps(a_keys, a_first, d_keys, b_first, target, chosen, place, radix,
+                                               b_least) > max_steps:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), False
     b_sorted = b_keys[b_order]  # (each bucket's rows together: its lookups stay in cache)
-    tables, at = _tables(b_sorted, b_order, b_first)
-    a_least, a_most = _ranges(a_keys, np.arange(a_keys.shape[0]), n_fields)
-    a_place = np.zeros(chosen.shape[0], dtype=np.int64)
-    groups = 1
-    for c in range(chosen.shape[0]):
-        a_place[c] = groups
-        groups *= a_most[chosen[c]] - a_least[chosen[c]] + 1
-    a_order, a_first = _grouped(a_keys, np.arange(a_keys.shape[0]), a_least, chosen, a_place, groups)
+    tables, filt, meta = _tables(_linear_hashes(b_sorted), b_first)
     a_sorted = a_keys[a_order]
-    ai, di, bi, r1, r2 = _scratch(target.shape[0])
-    n = 0
-    for group in range(groups):
+    a_hashes, d_hashes = _linear_hashes(a_sorted), _linear_hashes(d_keys)
+    d_code = np.empty((d_keys.shape[0], chosen.shape[0]), dtype=np.int64)  # the middle sums' chosen fields
+    for d in range(d_keys.shape[0]):
+        for c in range(chosen.shape[0]):
+            d_code[d, c] = _field(d_keys[d], chosen[c])
+    t_hash = _linear_hashes(target.reshape(1, -1))[0]
+    ai, di, bi = np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.int64)
+    n, steps = 0, 0
+    for group in range(a_first.shape[0] - 1):
         lo, hi = a_first[group], a_first[group + 1]
-        if lo == hi:
-            continue
-        head = a_sorted[lo]
-        for d in range(d_keys.shape[0]):
-            v = 0  # the bucket of the rest (target less the group's fields and the middle sum's)
-            for c in range(chosen.shape[0]):
-                f = chosen[c]
-                digit = _field(target, f) - _field(head, f) - _field(d_keys[d], f) - b_least[f]
-                if digit < 0 or digit >= radix[c]:
-                    v = -1
-                    break
-                v += digit * place[c]
-            if v < 0 or at[v + 1] == at[v]:
-                continue
-            while n + hi - lo > ai.shape[0]:
-                ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
-            table = tables[at[v] : at[v + 1]]
-            for i in range(lo, hi):
-                if _residual(target, a_sorted[i], r1) and _residual(r1, d_keys[d], r2):
-                    g = _lookup(table, b_sorted, r2)
-                    if g >= 0:
-                        ai[n] = a_order[i]
-                        di[n] = d
-                        bi[n] = b_order[g]
-                        n += 1
-            if n > max_meetings:
+        d = 0
+        while lo < hi and d < d_keys.shape[0]:
+            n, d, steps = _group_join(lo, hi, d, a_sorted, a_hashes, d_keys, d_code, d_hashes, b_sorted, target,
+                                      t_hash, chosen, place, radix, b_least, tables, filt, meta, ai, di, bi, n, steps,
+                                      max_steps)
+            if n > max_meetings or steps > max_steps:
                 return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
-    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True
+            if d < d_keys.shape[0]:
+                ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
+    return a_order[ai[:n]], di[:n].copy(), b_order[bi[:n]], True
 
 
 @njit(cache=True, nogil=True)
@@ -151,18 +297,43 @@ def _plan(b_keys: np.ndarray, words: int, bucket_sums: int) -> tuple[np.ndarray,
     return chosen, place, radix, buckets, least
 
 
+def predicted_steps(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray,
+                    bucket_sums: int = BUCKET_SUMS, plain_below: int = PLAIN_BELOW) -> float:
+    """The steps :func:`meet` would take to join these sums (predicted; the plain join's, all its lookups)."""
+    plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below)
+    if plan is None:
+        return float(len(a_keys) * len(d_keys))
+    chosen, place, radix, buckets, least = plan
+    _, b_first = _grouped(b_keys, np.arange(b_keys.shape[0]), least, chosen, place, buckets)
+    _, a_first = _left_groups(a_keys, chosen)
+    return _predicted_steps(a_keys, a_first, d_keys, b_first, target, chosen, place, radix, least)
+
+
+def _join_plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray, bucket_sums: int,
+               plain_below: int) -> tuple | None:
+    """The bucketed join's plan (see ``_plan``), or None where the sums are joined whole."""
+    if len(b_keys) < plain_below or len(a_keys) * len(d_keys) < PLAIN_STEPS * len(b_keys):
+        return None
+    plan = _plan(b_keys, target.shape[0], bucket_sums)
+    return None if plan[3] == 1 else plan
+
+
 def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
-         target: np.ndarray, max_meetings: float = np.inf, bucket_sums: int = BUCKET_SUMS,
+         target: np.ndarray, max_meetings: float = np.inf, max_steps: float = np.inf, bucket_sums: int = BUCKET_SUMS,
          plain_below: int = PLAIN_BELOW) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
-    ordered by the first then the second, and True; or, as soon as there are over ``max_meetings``,
-    none and False.  (``b_table``: ``b_keys``' table, for a right side joined whole; see
-    ``BUCKET_SUMS`` and ``PLAIN_BELOW`` for the other two.)"""
-    if len(b_keys) < plain_below or len(a_keys) * len(d_keys) < PLAIN_STEPS * len(b_keys):
+    ordered by the first then the second, and True; or, as soon as there are over ``max_meetings``
+    or the join has taken over ``max_steps`` steps (a lookup, or a bucket found for a group of left
+    sums and a middle sum; the plain join's steps are all its lookups), none and False.
+    (``b_table``: ``b_keys``' table, for a right side joined whole; see ``BUCKET_SUMS`` and
+    ``PLAIN_BELOW`` for the other two.)"""
+    plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below)
+    if plan is None:
+        if len(a_keys) * len(d_keys) > max_steps:
+            return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
         return _plain(a_keys, d_keys, b_keys, b_table, target, max_meetings)
-    chosen, place, radix, buckets, least = _plan(b_keys, target.shape[0], bucket_sums)
-    if buckets == 1:
-        return _plain(a_keys, d_keys, b_keys, b_table, target, max_meetings)
-    ai, di, bi, whole = _bucketed(a_keys, d_keys, b_keys, target, chosen, place, radix, buckets, least, max_meetings)
+    chosen, place, radix, buckets, least = plan
+    ai, di, bi, whole = _bucketed(a_keys, d_keys, b_keys, target, chosen, place, radix, buckets, least, max_meetings,
+                                  max_steps)
     order = np.argsort(ai * len(d_keys) + di, kind="stable")
     return ai[order], di[order], bi[order], whole

@@ -1,0 +1,67 @@
+"""The level search's meeting (`meeting.meet`) on real sides: plays a generated game up to a guess,
+then joins the left, middle and right sums of the secret's spacing whole and prints, for each
+join, its sizes, meetings, nominal steps (left x middle sums), predicted steps and seconds.
+
+    python benchmarks/meeting.py --words eff.txt --n-words 6 --seed 22 --game 8 --guesses 9 12
+    python benchmarks/meeting.py --words eff.txt --n-words 6 --seed 22 --game 1 --guesses 12 13
+
+(`eff.txt`: `cut -f2 /usr/lib/python3/dist-packages/diceware/wordlists/wordlist_en_eff.txt`.)
+The phrases are those of `benchmarks/phrases.py --generate` with the same seed; each join is timed
+twice and the second time printed (the first compiles or loads the kernels).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+
+def main() -> None:
+    from hbs.core.games import PhraseGame
+    from hbs.core.loaders import load_words
+    from hbs.core.rule import grade
+    from hbs.strategies.phrases import levels, meeting
+    from hbs.strategies.phrases.passphrase import PhraseBreaker
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--words", required=True)
+    parser.add_argument("--n-words", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=21, help="seed of the generated phrases")
+    parser.add_argument("--game", type=int, default=1, help="which phrase (1: the first)")
+    parser.add_argument("--guesses", type=int, nargs="+", required=True, help="join after this many answers")
+    args = parser.parse_args()
+    game = PhraseGame(load_words(args.words), args.n_words)
+    rng = random.Random(args.seed)
+    secret = [" ".join(rng.choice(game.words) for _ in range(args.n_words)) for _ in range(args.game)][-1]
+    spacing = tuple(len(w) for w in secret.split())
+    breaker, history = PhraseBreaker(game, 0), []
+    while len(history) < max(args.guesses):
+        guess = breaker.guess(tuple(history)).text
+        history.append((guess, *grade(guess, secret)))
+        if guess == secret:
+            break
+        if len(history) not in args.guesses:
+            continue
+        key = tuple((breaker.alphabet.inward(str(g)), int(b), int(w)) for g, b, w in history)
+        state = breaker.state(key)
+        answers = tuple(o for o in state.observations if breaker.counts.factorizable(o[0]))
+        fields = breaker.counts.fields_of(spacing, answers)
+        search = levels.LevelSearch(fields.slots, fields.target, budget=1)  # (the levels; no join)
+        sides = search._left.keys[-1], search._mid.keys[-1], search._right.keys[-1]
+        if search._deferred:
+            print(f"after {len(history)} answers: a slot deferred, no join")
+            continue
+        table = search._right.tables[-1]
+        predicted = meeting.predicted_steps(*sides, fields.target)
+        for _ in range(2):
+            start = time.perf_counter()
+            found = meeting.meet(*sides, table, fields.target)
+            seconds = time.perf_counter() - start
+        print(f"after {len(history)} answers: left {len(sides[0]):,} middle {len(sides[1]):,} right "
+              f"{len(sides[2]):,} sums; {len(found[0]):,} meetings; steps {len(sides[0]) * len(sides[1]):.3g} "
+              f"nominal, {predicted:.3g} predicted; {seconds:.3f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
