@@ -68,17 +68,43 @@ def test_a_large_right_side_is_joined_by_buckets_with_the_same_meetings():
 
 
 def test_a_join_of_more_meetings_than_its_first_room_finds_them_all():
-    """Every sum of five fields of 0..3 on both sides: over twice as many meetings as the join has
-    room for at first (1,024), the same as the plain join's."""
-    grid = np.array(list(itertools.product(range(4), repeat=5)))
-    d = np.array([[0, 0, 0, 0, 0], [1, 0, 0, 0, 0], [0, 1, 1, 0, 0]])
-    keys = packed(grid), packed(d), packed(grid)
-    args = (*keys, build_table(keys[2]), packed(np.full((1, 5), 3))[0])
+    """Groups of left sums of 3,125 rows (every five fields of 0..4) against middle sums of a sixth
+    field up to 60, 70% of the rests on the right: hundreds of thousands of meetings, groups over
+    the 1,024 rows of room the join starts with; the same as the plain join's and a brute force's."""
+    rng = np.random.default_rng(3)
+    grid = np.array(list(itertools.product(range(5), repeat=5)))
+    a = np.c_[grid, np.full(len(grid), 3)][rng.permutation(len(grid))]
+    d = np.array([[x, y, 0, 0, 0, k] for x in range(3) for y in range(2) for k in range(61)])
+    b = np.array([list(row) + [k] for row in grid for k in range(61)])
+    b = b[rng.permutation(len(b))][rng.random(len(b)) < 0.7]
+    target = np.array([4, 4, 4, 4, 4, 60])
+    keys = packed(a), packed(d), packed(b)
+    args = (*keys, build_table(keys[2]), packed(target[None])[0])
+    rests = set(map(tuple, b.tolist()))
+    brute = [(i, j) for i in range(len(a)) for j in range(len(d)) if tuple((target - a[i] - d[j]).tolist()) in rests]
     plain = meeting.meet(*args, plain_below=1 << 30)
-    assert plain[3] and len(plain[0]) > 2000
-    for bucket_sums in (1, 32, 512):
+    assert plain[3] and list(zip(plain[0].tolist(), plain[1].tolist())) == brute and len(brute) > 100_000
+    for bucket_sums in (1 << 12, 64):
+        assert meeting._join_plan(*keys, args[4], bucket_sums, 0) is not None  # (bucketed, not whole)
         found = meeting.meet(*args, bucket_sums=bucket_sums, plain_below=0)
         assert found[3] and all(np.array_equal(x, y) for x, y in zip(found[:3], plain[:3]))
+
+
+def test_a_carry_between_fields_is_no_meeting():
+    """Fields near 127 whose words add up to the target's only by a carry into the next field
+    (127 + 12 + 127 = 266 = 10 + 256): no meeting, bucketed or whole (the bucketed join found one
+    when its field-by-field check could not turn it down)."""
+    a = np.array([[127, 0, 1]] + [[0, 1, k] for k in range(100)] + [[1, 1, k] for k in range(100)])
+    d = np.array([[12, 0, 0], [0, 2, 0], [0, 3, 0]])
+    b = np.array([[127, 4, 1]] + [[120, 0, k] for k in range(101)])
+    target = np.array([10, 5, 2])
+    keys = packed(a), packed(d), packed(b)
+    args = (*keys, build_table(keys[2]), packed(target[None])[0])
+    assert int(keys[0][0, 0] + keys[1][0, 0] + keys[2][0, 0]) == int(args[4][0])  # (the words agree)
+    brute = [(i, j, k) for i in range(len(a)) for j in range(len(d)) for k in range(len(b))
+             if (a[i] + d[j] + b[k] == target).all()]
+    for found in (meeting.meet(*args, bucket_sums=4, plain_below=0), meeting.meet(*args, plain_below=1 << 30)):
+        assert found[3] and list(zip(*(x.tolist() for x in found[:3]))) == brute
 
 
 def brute_steps(a, d, b, target, bucket_sums):

@@ -23,9 +23,10 @@ from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _residual
 from hbs.strategies.phrases.sum_table import _grown, _lookup
 
 #: Right-side sums a bucket holds, about.  Fewer make more groups of left sums (a step for each
-#: group and middle sum, a cache miss each), more make more lookups: on 16 joins of six and eight
-#: Diceware words (10^6 to 1.6·10^9 steps), 128 took 30 s in all, 32 took 32 s and 512 more; 4,
-#: six times as long.  (The fields come whole: the buckets hold 128 sums or fewer.)
+#: group and middle sum, a cache miss each), more make more lookups: on 15 joins of six and eight
+#: Diceware words (4·10^6 to 1.6·10^9 steps), 128 took 30 s in all, 32 took 32 s and 512 more; 4,
+#: six times as long.  (The fields come whole: the buckets hold 128 sums or fewer on average,
+#: often far fewer, and some buckets many more.)
 BUCKET_SUMS = 1 << 7
 #: Bits of a bucket's filter for each of its sums (a lookup that misses passes one in 32): 0.73 s
 #: for a join that took 0.84 s with 16 bits, 0.93 s with 8, 3.05 s reading each bucket's table.
@@ -36,7 +37,7 @@ FILTER_BITS = 32
 #: 0.07 s by buckets; 108,000 sums and 51,000 meetings: 3.1 s whole, 0.18 s by buckets).  So is a
 #: join of fewer steps than four times the side's sums (bucketing them costs about a step each).
 PLAIN_BELOW, PLAIN_STEPS = 1 << 14, 4
-#: (left sum, middle sum) pairs the join's steps are predicted from (within 5% on those 16 joins).
+#: (left sum, middle sum) pairs the join's steps are predicted from (within 10% on those 15 joins).
 PREDICT_PAIRS = 4096
 
 
@@ -185,14 +186,13 @@ def _group_join(lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: n
                 g = tables[start + slot]
                 if g < 0:
                     break
-                same = True  # (word by word first; then field by field, which a carry cannot fool)
+                same = True  # (word by word first; then no field of a or d over the rest's, so no carry)
                 for k in range(words):
                     if a_sorted[i, k] + d_keys[d, k] + b_sorted[g, k] != target[k]:
                         same = False
                         break
-                if same and _residual(target, a_sorted[i], r1) and _residual(r1, d_keys[d], r2):
-                    for k in range(words):
-                        same &= r2[k] == b_sorted[g, k]
+                if same:
+                    same = _residual(target, a_sorted[i], r1) and _residual(r1, d_keys[d], r2)
                 if same:
                     ai[n] = i
                     di[n] = d
@@ -217,18 +217,29 @@ def _left_groups(a_keys: np.ndarray, chosen: np.ndarray) -> tuple[np.ndarray, np
 
 
 @njit(cache=True, nogil=True)
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+@njit(cache=True, nogil=True)
 def _predicted_steps(a_keys: np.ndarray, a_first: np.ndarray, d_keys: np.ndarray, b_first: np.ndarray,
                      target: np.ndarray, chosen: np.ndarray, place: np.ndarray, radix: np.ndarray,
                      b_least: np.ndarray) -> float:
     """The steps the join will take, about: a step for each group of left sums and middle sum, and
-    the lookups, the share of ``PREDICT_PAIRS`` (left sum, middle sum) pairs, evenly spread, whose
-    rest falls in a bucket that holds right sums."""
+    the lookups, the share of ``PREDICT_PAIRS`` (left sum, middle sum) pairs whose rest falls in a
+    bucket that holds right sums.  The pairs are spread by a golden-ratio stride over their
+    numbering (left sum, then middle sum), so that neither part repeats in step with the other."""
     held = 0
     for g in range(a_first.shape[0] - 1):
         held += a_first[g + 1] > a_first[g]
     pairs, hits = a_keys.shape[0] * d_keys.shape[0], 0
+    stride = max(1, int(0.6180339887 * pairs))  # (a stride prime to the pairs: every pair once in ``pairs``)
+    while _gcd(stride, pairs) != 1:
+        stride -= 1
     for k in range(PREDICT_PAIRS):
-        p = (k * pairs) // PREDICT_PAIRS
+        p = (k * stride) % pairs
         a, d = p // d_keys.shape[0], p % d_keys.shape[0]
         v = 0
         for c in range(chosen.shape[0]):
@@ -322,9 +333,10 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
          target: np.ndarray, max_meetings: float = np.inf, max_steps: float = np.inf, bucket_sums: int = BUCKET_SUMS,
          plain_below: int = PLAIN_BELOW) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
-    ordered by the first then the second, and True; or, as soon as there are over ``max_meetings``
-    or the join has taken over ``max_steps`` steps (a lookup, or a bucket found for a group of left
-    sums and a middle sum; the plain join's steps are all its lookups), none and False.
+    ordered by the first then the second, and True; or, as soon as there are over ``max_meetings``,
+    or where its steps (a lookup, or a bucket found for a group of left sums and a middle sum; the
+    plain join's are all its lookups) are predicted to be or turn out over ``max_steps``, none and
+    False.
     (``b_table``: ``b_keys``' table, for a right side joined whole; see ``BUCKET_SUMS`` and
     ``PLAIN_BELOW`` for the other two.)"""
     plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below)
