@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
 
 def main() -> None:
@@ -31,6 +33,10 @@ def main() -> None:
     parser.add_argument("--game", type=int, default=1, help="which phrase (1: the first)")
     parser.add_argument("--guesses", type=int, nargs="+", required=True, help="join after this many answers")
     args = parser.parse_args()
+    if not Path(args.words).exists() or args.game < 1:
+        print(f"meeting.py: {'--game counts from 1' if args.game < 1 else f'no word list at {args.words}'}",
+              file=sys.stderr)
+        sys.exit(2)
     game = PhraseGame(load_words(args.words), args.n_words)
     rng = random.Random(args.seed)
     secret = [" ".join(rng.choice(game.words) for _ in range(args.n_words)) for _ in range(args.game)][-1]
