@@ -147,15 +147,14 @@ def _group_join(lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: n
                 d_code: np.ndarray, d_hashes: np.ndarray, b_sorted: np.ndarray, target: np.ndarray, t_hash: np.uint64,
                 chosen: np.ndarray, place: np.ndarray, radix: np.ndarray, b_least: np.ndarray, tables: np.ndarray,
                 filt: np.ndarray, meta: np.ndarray, ai: np.ndarray, di: np.ndarray, bi: np.ndarray, n: int, steps: int,
-                max_steps: float) -> tuple[int, int, int]:
+                max_steps: float, r1: np.ndarray, r2: np.ndarray, rest: np.ndarray) -> tuple[int, int, int]:
     """The meetings of the left sums ``a_sorted[lo:hi]`` (one group) with the middle sums from
     ``d_from`` on, written from ``n`` on (rows of ``a_sorted``, of ``d_keys``, of ``b_sorted``);
     returns how many are written, the middle sum it stopped at, short of room or over
     ``max_steps`` (``d_keys``' length when done), and the steps taken, counted from ``steps``.
-    (A kernel that never replaces an array: see ``level_sums._bucket``.)"""
+    (A kernel that never replaces an array: see ``level_sums._bucket``; ``r1``, ``r2``, ``rest``:
+    scratch, the two residuals and the target's chosen fields less the group's.)"""
     words, n_chosen = target.shape[0], chosen.shape[0]
-    r1, r2 = np.empty(words, dtype=np.uint64), np.empty(words, dtype=np.uint64)
-    rest = np.empty(n_chosen, dtype=np.int64)  # the target's chosen fields less the group's
     for c in range(n_chosen):
         rest[c] = _field(target, chosen[c]) - _field(a_sorted[lo], chosen[c]) - b_least[chosen[c]]
     for d in range(d_from, d_keys.shape[0]):
@@ -271,7 +270,8 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
         for c in range(chosen.shape[0]):
             d_code[d, c] = _field(d_keys[d], chosen[c])
     t_hash = _linear_hashes(target.reshape(1, -1))[0]
-    ai, di, bi = np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.int64)
+    ai, di, bi, r1, r2 = _scratch(target.shape[0])
+    rest = np.empty(chosen.shape[0], dtype=np.int64)
     n, steps = 0, 0
     for group in range(a_first.shape[0] - 1):
         lo, hi = a_first[group], a_first[group + 1]
@@ -279,7 +279,7 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
         while lo < hi and d < d_keys.shape[0]:
             n, d, steps = _group_join(lo, hi, d, a_sorted, a_hashes, d_keys, d_code, d_hashes, b_sorted, target,
                                       t_hash, chosen, place, radix, b_least, tables, filt, meta, ai, di, bi, n, steps,
-                                      max_steps)
+                                      max_steps, r1, r2, rest)
             if n > max_meetings or steps > max_steps:
                 return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
             if d < d_keys.shape[0]:
