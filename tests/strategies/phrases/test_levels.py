@@ -79,7 +79,7 @@ def test_a_count_of_more_meetings_than_its_cap_is_estimated(seed):
     assert not capped.exact and abs(capped.count - len(fit)) <= 0.1 * len(fit)
     assert {tuple(t) for t in capped.sample(50, np.random.default_rng(seed)).tolist()} <= fit
     left, mid, right = exact._left, exact._mid, exact._right
-    args = (left.keys[-1], mid.keys[-1], right.keys[-1], right.tables[-1], pack(target[None].astype(np.uint8))[0])
+    args = (left.keys[-1], mid.keys[-1], right.keys[-1], right.table(-1), pack(target[None].astype(np.uint8))[0])
     *every, whole = meeting.meet(*args)
     assert whole and len(every[0]) == exact.meetings
     *some, whole = meeting.meet(*args, exact.meetings - 1)
@@ -339,6 +339,31 @@ def test_completing_draws_finds_the_right_row_of_the_scalar_rule(seed):
     position = {tuple(r): i for i, r in enumerate(right)}
     want = [position.get(tuple(r), -1) if (r >= 0).all() else -1 for r in residual]
     assert got.tolist() == want
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_step_down_picks_in_proportion_to_the_tuples_behind_it(seed):
+    """``descend`` against the scalar rule: the steps down from a sum (a row of the slot and the sum
+    below it, ``sum - row``, where that is a sum of the level below) in the slot's order, each
+    weighted by the tuples behind it; the uniform number ``u`` picks the first whose running weight
+    passes ``u`` times the total (the last where rounding leaves none), at ``u`` 0, 1 and between."""
+    rng = np.random.default_rng(seed)
+    fields = int(rng.integers(1, 12))
+    below = np.unique(rng.integers(0, 4, (int(rng.integers(1, 40)), fields)), axis=0)
+    slot = np.unique(rng.integers(0, 3, (int(rng.integers(1, 20)), fields)), axis=0)
+    counts, sizes = rng.integers(1, 9, len(below)).astype(float), rng.integers(1, 4, len(slot)).astype(float)
+    sums = np.unique((below[:, None, :] + slot[None, :, :]).reshape(-1, fields), axis=0)
+    states = rng.integers(0, len(sums), 50)
+    u = np.concatenate([[0.0, np.nextafter(1.0, 0.0)], rng.random(48)])
+    b_keys = pack(below.astype(np.uint8))
+    parents, rows = level_walks.descend(states, u, pack(sums.astype(np.uint8)), b_keys, counts,
+                                        sum_table.build_table(b_keys), pack(slot.astype(np.uint8)), sizes)
+    position = {tuple(r): i for i, r in enumerate(below)}
+    for i, state in enumerate(states):
+        steps = [(position[tuple(sums[state] - r)], d) for d, r in enumerate(slot) if tuple(sums[state] - r) in position]
+        running = np.cumsum([counts[p] * sizes[d] for p, d in steps])
+        k = next((k for k, w in enumerate(running) if w > u[i] * running[-1]), len(steps) - 1)
+        assert (parents[i], rows[i]) == steps[k]
 
 
 def test_loose_draws_take_the_middle_from_its_level_not_slot_by_slot():

@@ -22,7 +22,7 @@ import numpy as np
 
 from hbs.strategies.phrases.level_sums import combine
 from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions
-from hbs.strategies.phrases.meeting import meet
+from hbs.strategies.phrases.meeting import PLAIN_BELOW, meet
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, pack
 from hbs.strategies.phrases.rows import _Distinct
 from hbs.strategies.phrases.sum_table import build_filter, build_table
@@ -110,16 +110,14 @@ def _narrowed(distinct: list[_Distinct], goal: np.ndarray) -> tuple[np.ndarray, 
 
 
 def _fields(packed: np.ndarray) -> np.ndarray:
-    """``int64[W, 8K]``: the fields of packed rows."""
-    out = np.empty((packed.shape[0], FIELDS_PER_WORD * packed.shape[1]), dtype=np.int64)
-    for f in range(out.shape[1]):
-        word, shift = divmod(f, FIELDS_PER_WORD)
-        out[:, f] = ((packed[:, word] >> np.uint64(8 * shift)) & np.uint64(0xFF)).astype(np.int64)
-    return out
+    """``int64[W, 8K]``: the fields of packed rows (field ``f``: byte ``f % 8`` of word ``f // 8``,
+    from the lowest: the words' little-endian bytes in order)."""
+    raw = np.ascontiguousarray(packed, dtype="<u8").view(np.uint8)
+    return raw.reshape(packed.shape[0], FIELDS_PER_WORD * packed.shape[1]).astype(np.int64)
 
 
 class _Side:
-    """One side's levels: ``keys[k]``, ``counts[k]``, ``tables[k]`` after its first ``k`` slots
+    """One side's levels: ``keys[k]``, ``counts[k]``, ``table(k)`` after its first ``k`` slots
     (``first``: the first slot's distinct row behind each sum of level 1; ``steps``: what building
     the levels past the first took, sums below times the slot's rows)."""
 
@@ -127,7 +125,7 @@ class _Side:
         self.slots: list[int] = []
         self.keys = [np.zeros((1, words), dtype=np.uint64)]
         self.counts = [np.ones(1)]
-        self.tables = [build_table(self.keys[0])]
+        self.tables: list[np.ndarray | None] = [None]
         self.first = np.zeros(0, dtype=np.int64)
         self.steps = 0
         self.deferred: list[int] = []  # slots whose level would take over SIDE_STEPS steps or SIDE_SUMS sums
@@ -139,10 +137,10 @@ class _Side:
             f = _fields(d.keys)
             self.first = np.flatnonzero(((f <= high) & (f >= low)).all(axis=1))
             keys, counts = d.keys[self.first], d.sizes[self.first].astype(np.float64)
-            table = build_table(keys)
+            table = None
         else:
             level = combine(self.keys[-1], self.counts[-1], d.keys, d.sizes.astype(np.float64),
-                            _packed(high), _packed(low), max_sums=max_sums)
+                            _packed(high), _packed(low), max_sums=max_sums, table=False)
             if level is None:
                 return False
             self.steps += len(self.keys[-1]) * len(d.keys)
@@ -152,6 +150,14 @@ class _Side:
         self.counts.append(counts)
         self.tables.append(table)
         return True
+
+    def table(self, k: int) -> np.ndarray:
+        """Level ``k``'s hash table (see ``sum_table.build_table``), built the first time it is asked
+        for: a walk down asks for those below the top, a lookup of the rest for the right side's top;
+        the others (the left side's and the middle's tops, millions of sums) are never built."""
+        if self.tables[k] is None:
+            self.tables[k] = build_table(self.keys[k])
+        return self.tables[k]
 
     def walk(self, states: np.ndarray, distinct: list[_Distinct], u: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Rows of the side's slots for each top-level sum in ``states``: one drawn path each (with
@@ -164,9 +170,9 @@ class _Side:
             d = distinct[self.slots[k - 1]]
             if u is not None:
                 states, rows[:, k - 1] = descend(states, u[:, k - 1], self.keys[k], self.keys[k - 1],
-                                                 self.counts[k - 1], self.tables[k - 1], d.keys, d.sizes.astype(np.float64))
+                                                 self.counts[k - 1], self.table(k - 1), d.keys, d.sizes.astype(np.float64))
             else:
-                src, states, row = branches(states, self.keys[k], self.keys[k - 1], self.tables[k - 1], d.keys)
+                src, states, row = branches(states, self.keys[k], self.keys[k - 1], self.table(k - 1), d.keys)
                 rows, source = rows[src], source[src]
                 rows[:, k - 1] = row
         if levels:
@@ -257,7 +263,9 @@ class LevelSearch:
         few = budget < work <= few_budget  # counted exactly only if few fit, soon (see FEW_BUDGET)
         if work > budget and not few and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
-        sides = self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.tables[-1], target
+        # (the right side's table: for a join of it whole, see meeting.PLAIN_BELOW; meet builds any other it needs)
+        right_table = self._right.table(-1) if len(self._right.keys[-1]) < PLAIN_BELOW else self._right.tables[-1]
+        sides = self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], right_table, target
         ai, di, bi, whole = meet(*sides, min(max_meetings, FEW_MEETINGS) if few else max_meetings,
                                  FEW_STEPS if few else np.inf)
         if not whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all
@@ -296,7 +304,7 @@ class LevelSearch:
             for c, w in enumerate(e_w):
                 e[:, c] = offsets[c] + np.minimum(positions(w, e_g[c], rng.random(draws), w[-1]), len(w) - 1)
             b = complete(self._left.keys[-1], a, self._mid.keys[-1], m, e_keys, e, self._right.keys[-1],
-                         self._right.tables[-1], b_filter, target)
+                         self._right.table(-1), b_filter, target)
             drawn += draws
             hit = b >= 0
             found.append((a[hit], m[hit], e[hit], b[hit]))

@@ -20,7 +20,7 @@ from numba import njit
 
 from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _residual
-from hbs.strategies.phrases.sum_table import _grown, _lookup
+from hbs.strategies.phrases.sum_table import _grown, _lookup, build_table
 
 #: Right-side sums a bucket holds, about.  Fewer make more groups of left sums (a step for each
 #: group and middle sum, a cache miss each), more make more lookups: on 15 joins of six and eight
@@ -264,6 +264,14 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
     b_sorted = b_keys[b_order]  # (each bucket's rows together: its lookups stay in cache)
     tables, filt, meta = _tables(_linear_hashes(b_sorted), b_first)
     a_sorted = a_keys[a_order]
+    # the middle sums by their part of the bucket number: a group's rests then fall in buckets in
+    # memory order, their tables and filters read as a stream rather than at random
+    d_number = np.zeros(d_keys.shape[0], dtype=np.int64)
+    for d in range(d_keys.shape[0]):
+        for c in range(chosen.shape[0]):
+            d_number[d] += _field(d_keys[d], chosen[c]) * place[c]
+    d_order = np.argsort(d_number, kind="mergesort")
+    d_keys = d_keys[d_order]
     a_hashes, d_hashes = _linear_hashes(a_sorted), _linear_hashes(d_keys)
     d_code = np.empty((d_keys.shape[0], chosen.shape[0]), dtype=np.int64)  # the middle sums' chosen fields
     for d in range(d_keys.shape[0]):
@@ -284,7 +292,7 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
                 return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
             if d < d_keys.shape[0]:
                 ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
-    return a_order[ai[:n]], di[:n].copy(), b_order[bi[:n]], True
+    return a_order[ai[:n]], d_order[di[:n]], b_order[bi[:n]], True
 
 
 @njit(cache=True, nogil=True)
@@ -329,7 +337,7 @@ def _join_plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, targe
     return None if plan[3] == 1 else plan
 
 
-def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
+def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | None,
          target: np.ndarray, max_meetings: float = np.inf, max_steps: float = np.inf, bucket_sums: int = BUCKET_SUMS,
          plain_below: int = PLAIN_BELOW) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
@@ -337,13 +345,13 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
     or where its steps (a lookup, or a bucket found for a group of left sums and a middle sum; the
     plain join's are all its lookups) are predicted to be or turn out over ``max_steps``, none and
     False.
-    (``b_table``: ``b_keys``' table, for a right side joined whole; see ``BUCKET_SUMS`` and
-    ``PLAIN_BELOW`` for the other two.)"""
+    (``b_table``: ``b_keys``' table, for a right side joined whole, or None: built if so; see
+    ``BUCKET_SUMS`` and ``PLAIN_BELOW`` for the other two.)"""
     plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below)
     if plan is None:
         if len(a_keys) * len(d_keys) > max_steps:
             return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
-        return _plain(a_keys, d_keys, b_keys, b_table, target, max_meetings)
+        return _plain(a_keys, d_keys, b_keys, build_table(b_keys) if b_table is None else b_table, target, max_meetings)
     chosen, place, radix, buckets, least = plan
     ai, di, bi, whole = _bucketed(a_keys, d_keys, b_keys, target, chosen, place, radix, buckets, least, max_meetings,
                                   max_steps)
