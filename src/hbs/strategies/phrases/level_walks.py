@@ -150,26 +150,37 @@ def positions(cum: np.ndarray, table: np.ndarray, u: np.ndarray, scale: float) -
     :func:`guide` ``table``: each search starts in its needle's bucket, a few sums wide, rather
     than over all of ``cum`` (numpy's binary search over millions of sums in random order took
     150-220 ns a needle, most of an estimate's time; over 533 sums still 68 ns, its branches
-    mispredicted)."""
+    mispredicted).  ``CHUNK`` needles a phase at a time, as :func:`complete` takes its draws:
+    their buckets read, then the first sum of each, then the searches, in cache (3 million needles
+    over 3.4 million sums: 0.21 s needle by needle, 0.16 s so)."""
     n = cum.shape[0]
     buckets = table.shape[0] - 2
     step = buckets / cum[n - 1]
     out = np.empty(u.shape[0], dtype=np.int64)
-    for j in range(u.shape[0]):
-        x = u[j] * scale
-        k = min(max(int(x * step), 0), buckets)
-        lo, hi = table[k], table[k + 1]
-        while lo > 0 and cum[lo - 1] > x:  # (rounding put x in a bucket too high or too low)
-            lo -= 1
-        while hi < n and cum[hi] <= x:
-            hi += 1
-        while lo < hi:  # the first of cum[lo:hi + 1] above x: cum[lo - 1] <= x < cum[hi]
-            mid = (lo + hi) >> 1
-            if cum[mid] <= x:
-                lo = mid + 1
-            else:
-                hi = mid
-        out[j] = lo
+    lows = np.empty(CHUNK, dtype=np.int64)
+    highs = np.empty(CHUNK, dtype=np.int64)
+    near = np.empty(CHUNK, dtype=np.float64)
+    for start in range(0, u.shape[0], CHUNK):
+        size = min(u.shape[0] - start, CHUNK)
+        for j in range(size):
+            k = min(max(int(u[start + j] * scale * step), 0), buckets)
+            lows[j], highs[j] = table[k], table[k + 1]
+        for j in range(size):  # (loads only: the sums the searches below start from, in cache then)
+            near[j] = cum[min(lows[j], n - 1)]
+        for j in range(size):
+            x = u[start + j] * scale
+            lo, hi = lows[j], highs[j]
+            while lo > 0 and cum[lo - 1] > x:  # (rounding put x in a bucket too high or too low)
+                lo -= 1
+            while hi < n and cum[hi] <= x:
+                hi += 1
+            while lo < hi:  # the first of cum[lo:hi + 1] above x: cum[lo - 1] <= x < cum[hi]
+                mid = (lo + hi) >> 1
+                if cum[mid] <= x:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            out[start + j] = lo
     return out
 
 
