@@ -58,7 +58,7 @@ def main() -> None:
         if search._deferred:
             print(f"after {len(history)} answers: a slot deferred, no join")
             continue
-        table = search._right.tables[-1]
+        table = search._right.table(-1)
         predicted = meeting.predicted_steps(*sides, fields.target)
         for _ in range(2):
             start = time.perf_counter()

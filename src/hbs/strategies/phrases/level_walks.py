@@ -37,6 +37,8 @@ def descend(states: np.ndarray, u: np.ndarray, keys: np.ndarray, prev_keys: np.n
                     total += prev_counts[p] * d_sizes[d]
                     step_parent[n], step_row[n], running[n] = p, d, total
                     n += 1
+        if n == 0:
+            raise ValueError("a level's sum with no step down")
         pick = u[i] * total
         k = 0  # the first step whose running tuples pass the pick (the last where none does)
         while k < n - 1 and not running[k] > pick:
@@ -70,7 +72,7 @@ def branches(states: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_t
     return src[:n].copy(), parents[:n].copy(), rows[:n].copy()
 
 
-#: Draws :func:`complete` takes a phase at a time.
+#: Draws :func:`complete` takes a phase at a time (and needles :func:`positions` searches).
 CHUNK = 64
 
 

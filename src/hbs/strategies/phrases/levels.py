@@ -22,7 +22,7 @@ import numpy as np
 
 from hbs.strategies.phrases.level_sums import combine
 from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions
-from hbs.strategies.phrases.meeting import PLAIN_BELOW, meet
+from hbs.strategies.phrases.meeting import meet
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, pack
 from hbs.strategies.phrases.rows import _Distinct
 from hbs.strategies.phrases.sum_table import build_filter, build_table
@@ -263,9 +263,8 @@ class LevelSearch:
         few = budget < work <= few_budget  # counted exactly only if few fit, soon (see FEW_BUDGET)
         if work > budget and not few and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
-        # (the right side's table: for a join of it whole, see meeting.PLAIN_BELOW; meet builds any other it needs)
-        right_table = self._right.table(-1) if len(self._right.keys[-1]) < PLAIN_BELOW else self._right.tables[-1]
-        sides = self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], right_table, target
+        right = self._right  # (its top level's table: built if a join of it whole asks for it)
+        sides = self._left.keys[-1], self._mid.keys[-1], right.keys[-1], lambda: right.table(-1), target
         ai, di, bi, whole = meet(*sides, min(max_meetings, FEW_MEETINGS) if few else max_meetings,
                                  FEW_STEPS if few else np.inf)
         if not whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all

@@ -15,6 +15,8 @@ The meetings come out in the plain join's order (left sum, then middle sum).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
@@ -337,7 +339,7 @@ def _join_plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, targe
     return None if plan[3] == 1 else plan
 
 
-def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | None,
+def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | Callable[[], np.ndarray] | None,
          target: np.ndarray, max_meetings: float = np.inf, max_steps: float = np.inf, bucket_sums: int = BUCKET_SUMS,
          plain_below: int = PLAIN_BELOW) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
@@ -345,13 +347,17 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
     or where its steps (a lookup, or a bucket found for a group of left sums and a middle sum; the
     plain join's are all its lookups) are predicted to be or turn out over ``max_steps``, none and
     False.
-    (``b_table``: ``b_keys``' table, for a right side joined whole, or None: built if so; see
-    ``BUCKET_SUMS`` and ``PLAIN_BELOW`` for the other two.)"""
+    (``b_table``: ``b_keys``' table, for a right side joined whole, or what gives it when asked, or
+    None: built if so; see ``BUCKET_SUMS`` and ``PLAIN_BELOW`` for the other two.)"""
     plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below)
     if plan is None:
         if len(a_keys) * len(d_keys) > max_steps:
             return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
-        return _plain(a_keys, d_keys, b_keys, build_table(b_keys) if b_table is None else b_table, target, max_meetings)
+        if b_table is None:
+            b_table = build_table(b_keys)
+        elif callable(b_table):
+            b_table = b_table()
+        return _plain(a_keys, d_keys, b_keys, b_table, target, max_meetings)
     chosen, place, radix, buckets, least = plan
     ai, di, bi, whole = _bucketed(a_keys, d_keys, b_keys, target, chosen, place, radix, buckets, least, max_meetings,
                                   max_steps)
