@@ -266,19 +266,17 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
     b_sorted = b_keys[b_order]  # (each bucket's rows together: its lookups stay in cache)
     tables, filt, meta = _tables(_linear_hashes(b_sorted), b_first)
     a_sorted = a_keys[a_order]
-    # the middle sums by their part of the bucket number: a group's rests then fall in buckets in
-    # memory order, their tables and filters read as a stream rather than at random
+    d_code = np.empty((d_keys.shape[0], chosen.shape[0]), dtype=np.int64)  # the middle sums' chosen fields
     d_number = np.zeros(d_keys.shape[0], dtype=np.int64)
     for d in range(d_keys.shape[0]):
         for c in range(chosen.shape[0]):
-            d_number[d] += _field(d_keys[d], chosen[c]) * place[c]
-    d_order = np.argsort(d_number, kind="mergesort")
-    d_keys = d_keys[d_order]
-    a_hashes, d_hashes = _linear_hashes(a_sorted), _linear_hashes(d_keys)
-    d_code = np.empty((d_keys.shape[0], chosen.shape[0]), dtype=np.int64)  # the middle sums' chosen fields
-    for d in range(d_keys.shape[0]):
-        for c in range(chosen.shape[0]):
             d_code[d, c] = _field(d_keys[d], chosen[c])
+            d_number[d] += d_code[d, c] * place[c]
+    # the middle sums by their part of the bucket number: a group's rests then fall in buckets in
+    # memory order, their tables and filters read as a stream rather than at random
+    d_order = np.argsort(d_number, kind="mergesort")
+    d_keys, d_code = d_keys[d_order], d_code[d_order]
+    a_hashes, d_hashes = _linear_hashes(a_sorted), _linear_hashes(d_keys)
     t_hash = _linear_hashes(target.reshape(1, -1))[0]
     ai, di, bi, r1, r2 = _scratch(target.shape[0])
     rest = np.empty(chosen.shape[0], dtype=np.int64)
