@@ -158,6 +158,39 @@ def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, roo
     assert sum(loose) >= 3  # the regime was reached (8 loose estimates of 32)
 
 
+def test_a_loose_count_does_not_stop_the_counting_of_other_spacings(monkeypatch, root):
+    """Six words of 3 to 8 letters (spacings read from letter probes, not pinned), every count
+    estimated and no draw fitting (loose counts: what half a fitting draw would mean, no measure of
+    the spacing's phrases): counting goes on past a loose count to the next spacing, so a count
+    whose searches are all loose has none left uncounted (or ran out of draws).  Eight Diceware words counted one loose spacing a guess for
+    seven guesses while the secret's lay uncounted (104, 104, 104, 106 guesses on four phrases
+    each of seeds 21-24 against 101, 100, 104, 104 now).  The control (the test on the rule before,
+    the loose count in the total that stops counting) fails: all-loose counts with spacings left."""
+    from hbs.strategies.phrases import levels
+
+    monkeypatch.setattr(levels, "WORK_BUDGET", 100)
+    monkeypatch.setattr(levels, "FEW_BUDGET", 100)  # (every count estimated, however few fit)
+    monkeypatch.setattr(levels, "DRAWS", 2)
+    monkeypatch.setattr(levels, "MAX_DRAWS", 2)
+    rng = random.Random(3)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 8], 60)))
+    breaker = PhraseBreaker(PhraseGame(words, 6), settings=Settings(pin_spacing=False))
+    counts = []
+    refresh = SpacingCounts.refresh
+
+    def noting(self, state):
+        count = refresh(self, state)
+        counts.append(count)
+        return count
+
+    monkeypatch.setattr(SpacingCounts, "refresh", noting)
+    for _ in range(2):
+        solve(breaker, " ".join(rng.choice(words) for _ in range(6)))
+    all_loose = [c for c in counts if c.searches and all(getattr(s, "loose", False) for s in c.searches)]
+    assert all_loose  # the regime was reached
+    assert all(c.rest == 0 or c.drawn_out for c in all_loose), [(len(c.searches), c.rest) for c in all_loose]
+
+
 @pytest.mark.parametrize("cover", [float("inf"), None])
 def test_a_guess_among_draws_only_where_they_are_most_of_the_count(monkeypatch, root, cover):
     """Five words with every count estimated on 1024 draws: an estimate's few distinct draws of a

@@ -86,8 +86,11 @@ class SpacingCounts:
         the secret's keeps many: with the median a quarter of 3-word games listed the phrases
         without the secret's spacing, and each such game took half a guess more.  Counting stops
         once the estimates left are under ``mixture_share`` of the counted total, or once the
-        estimated counts have drawn over ``Settings.guess_draws`` (*drawn out*).  Spacings with no
-        phrase are dropped.
+        estimated counts have drawn over ``Settings.guess_draws`` (*drawn out*).  A loose count
+        (no draw fitted: what half a fitting draw would mean, no measure) is left out of that
+        total: eight Diceware words counted one loose spacing a guess, its count kept on top by
+        that guess, for seven guesses while the secret's lay uncounted.  Spacings with no phrase
+        are dropped.
         """
         for old in list(self._kept)[: max(0, len(self._kept) - KEPT_SEARCHES)]:  # the oldest first
             del self._kept[old]
@@ -107,12 +110,12 @@ class SpacingCounts:
             # most likely first (a spacing's weight changes only once it is counted: one order serves)
             order = np.argsort(-weights, kind="stable")
             order = order[weights[order] > 0]
-            total = 0
+            total, sure = 0, 0  # sure: the counted phrases less loose counts (a guess, no draw fitted)
             while True:
                 pending = order[len(done) :]
                 shrink = float(self._shrink(ratios)) if ratios else 1.0
                 rest = float(np.maximum(weights[pending] * shrink, LEAST_WEIGHT).sum()) if len(pending) else 0.0
-                if not len(pending) or (total > 0 and rest < self.settings.mixture_share * total) \
+                if not len(pending) or (sure > 0 and rest < self.settings.mixture_share * sure) \
                         or len(done) >= self.settings.max_counted:
                     break
                 drawn_out = draws > self.settings.guess_draws
@@ -125,6 +128,7 @@ class SpacingCounts:
                     draws += search.draws
                     held += search.meetings
                     total += search.count
+                    sure += 0 if getattr(search, "loose", False) else search.count
                     ratios.append(search.count / weights[i])
                     weights[i] = search.count
         if len(pending):  # an estimate never rules a spacing out: only a count of zero does
