@@ -22,6 +22,29 @@ from hbs.strategies.phrases.settings import Settings
 TINY = ["a", "be", "cat", "dogs", "eagle", "ferret", "gorilla", "hedgehog", "iguana", "jaguarundi"]
 
 
+def every_count_loose(monkeypatch):
+    """Every count of the level search estimated, however few fit, on 2 draws: no draw fits, the
+    counts are loose (the regime of six and eight Diceware words late in a game).  Returns the
+    module."""
+    from hbs.strategies.phrases import levels
+
+    for name, value in (("WORK_BUDGET", 100), ("FEW_BUDGET", 100), ("DRAWS", 2), ("MAX_DRAWS", 2)):
+        monkeypatch.setattr(levels, name, value)
+    return levels
+
+
+def recorded(monkeypatch, owner: type, name: str) -> list:
+    """What the method ``owner.name`` returns from now on, call by call (it still runs)."""
+    found, method = [], getattr(owner, name)
+
+    def noting(*args, **kwargs):
+        found.append(method(*args, **kwargs))
+        return found[-1]
+
+    monkeypatch.setattr(owner, name, noting)
+    return found
+
+
 def solve(breaker: PhraseBreaker, secret: str, budget: int = 40, check=None) -> list[str]:
     oracle, history, guesses = Oracle(secret), [], []
     while len(guesses) < budget:
@@ -134,12 +157,7 @@ def test_loose_estimates_still_narrow_without_repeating_a_probe(monkeypatch, roo
     phrases apart.  A probe repeated in a game tells nothing new; designed on as many loose draws
     as the loose count (a handful) one was repeated here (and a six-word game repeated one for 20
     guesses)."""
-    from hbs.strategies.phrases import levels
-
-    monkeypatch.setattr(levels, "WORK_BUDGET", 100)
-    monkeypatch.setattr(levels, "FEW_BUDGET", 100)  # (every count estimated, however few fit)
-    monkeypatch.setattr(levels, "DRAWS", 2)
-    monkeypatch.setattr(levels, "MAX_DRAWS", 2)
+    levels = every_count_loose(monkeypatch)
     rng = random.Random(3)
     words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
     breaker = PhraseBreaker(PhraseGame(words, 5))
@@ -162,28 +180,16 @@ def test_a_loose_count_does_not_stop_the_counting_of_other_spacings(monkeypatch,
     """Six words of 3 to 8 letters (spacings read from letter probes, not pinned), every count
     estimated and no draw fitting (loose counts: what half a fitting draw would mean, no measure of
     the spacing's phrases): counting goes on past a loose count to the next spacing, so a count
-    whose searches are all loose has none left uncounted (or ran out of draws).  Eight Diceware words counted one loose spacing a guess for
-    seven guesses while the secret's lay uncounted (104, 104, 104, 106 guesses on four phrases
-    each of seeds 21-24 against 101, 100, 104, 104 now).  The control (the test on the rule before,
-    the loose count in the total that stops counting) fails: all-loose counts with spacings left."""
-    from hbs.strategies.phrases import levels
-
-    monkeypatch.setattr(levels, "WORK_BUDGET", 100)
-    monkeypatch.setattr(levels, "FEW_BUDGET", 100)  # (every count estimated, however few fit)
-    monkeypatch.setattr(levels, "DRAWS", 2)
-    monkeypatch.setattr(levels, "MAX_DRAWS", 2)
+    whose searches are all loose has none left uncounted (or ran out of draws).  Eight Diceware
+    words counted one loose spacing a guess for seven guesses while the secret's lay uncounted
+    (104, 104, 104, 106 guesses on four phrases each of seeds 21-24 against 101, 100, 104, 104
+    now).  The control (this test on the rule before, the loose count in the total that stops
+    counting) fails: all-loose counts with spacings left."""
+    every_count_loose(monkeypatch)
     rng = random.Random(3)
     words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 8], 60)))
     breaker = PhraseBreaker(PhraseGame(words, 6), settings=Settings(pin_spacing=False))
-    counts = []
-    refresh = SpacingCounts.refresh
-
-    def noting(self, state):
-        count = refresh(self, state)
-        counts.append(count)
-        return count
-
-    monkeypatch.setattr(SpacingCounts, "refresh", noting)
+    counts = recorded(monkeypatch, SpacingCounts, "refresh")
     for _ in range(2):
         solve(breaker, " ".join(rng.choice(words) for _ in range(6)))
     all_loose = [c for c in counts if c.searches and all(getattr(s, "loose", False) for s in c.searches)]
@@ -238,15 +244,7 @@ def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, r
     rng = random.Random(4)
     words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
     breaker = PhraseBreaker(PhraseGame(words, 5), settings=Settings(guess_draws=0))
-    probes = []
-    design = PhraseBreaker._spacing_probe
-
-    def noting(self, state):
-        probe = design(self, state)
-        probes.append(probe)
-        return probe
-
-    monkeypatch.setattr(PhraseBreaker, "_spacing_probe", noting)
+    probes = recorded(monkeypatch, PhraseBreaker, "_spacing_probe")
     narrowed = []
     for _ in range(4):
         secret = " ".join(rng.choice(words) for _ in range(5))
