@@ -192,7 +192,7 @@ def test_a_loose_count_does_not_stop_the_counting_of_other_spacings(monkeypatch,
     counts = recorded(monkeypatch, SpacingCounts, "refresh")
     for _ in range(2):
         solve(breaker, " ".join(rng.choice(words) for _ in range(6)))
-    all_loose = [c for c in counts if c.searches and all(getattr(s, "loose", False) for s in c.searches)]
+    all_loose = [c for c in counts if c.searches and all(s.loose for s in c.searches)]
     assert all_loose  # the regime was reached
     assert all(c.rest == 0 or c.drawn_out for c in all_loose), [(len(c.searches), c.rest) for c in all_loose]
 

@@ -128,7 +128,7 @@ class SpacingCounts:
                     draws += search.draws
                     held += search.meetings
                     total += search.count
-                    sure += 0 if getattr(search, "loose", False) else search.count
+                    sure += 0 if search.loose else search.count
                     ratios.append(search.count / weights[i])
                     weights[i] = search.count
         if len(pending):  # an estimate never rules a spacing out: only a count of zero does

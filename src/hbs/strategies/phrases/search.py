@@ -23,6 +23,9 @@ class Search(Protocol):
     draws: int
     #: The exact meetings the search holds (the level search's memory; 0 for the tuple search).
     meetings: int
+    #: An estimate no draw of which fitted: its count is what half a fitting draw would mean, no
+    #: measure (see :class:`Estimate`; False for an exact count).
+    loose: bool
     #: The word length of each slot (the spacing searched), and the word indices behind each slot's rows.
     lengths: np.ndarray | None
     slot_words: list[np.ndarray] | None
@@ -41,8 +44,7 @@ class Search(Protocol):
 class Estimate(Search, Protocol):
     """A search whose count is estimated: what the breaker's probe then aims at."""
 
-    #: No draw fitted: :meth:`loose_sample` draws from the slots' rows within the bounds alone.
-    loose: bool
+    #: (Where :attr:`loose`, :meth:`loose_sample` draws from the slots' rows within the bounds alone.)
 
     @property
     def focus(self) -> int:

@@ -293,6 +293,7 @@ class TupleSearch:
 
     exact = True  # the count is exact (see :class:`hbs.strategies.phrases.levels.LevelSearch`)
     draws = meetings = 0  # (an estimate's draws, the level search's meetings: none)
+    loose = False
     _NONE = np.zeros(1, dtype=np.int64)
 
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
