@@ -17,6 +17,7 @@ from hbs.strategies.phrases import probes
 from hbs.strategies.phrases import spacing
 from hbs.strategies.phrases.alphabet import ASCII_LETTERS
 from hbs.strategies.phrases.expected_cost import COST_KNOTS, expected_costs
+from hbs.strategies.phrases.free_probe import design_free
 
 WORDS = ["a", "be", "cat", "dogs", "eagle", "tea", "bead", "ace"]
 
@@ -185,8 +186,9 @@ def test_joined_rows_are_the_joined_texts_encoded(rows):
     assert (got[0] == expected[0]).all() and got[0].shape == expected[0].shape and (got[1] == expected[1]).all()
 
 
-def brute_cost(guess: str, secrets: list[str], population: int) -> float:
-    groups = Counter(grade(guess, s) for s in secrets if s != guess)
+def brute_cost(guess: str, secrets: list[str], population: int, wins: bool = True) -> float:
+    """The expected guesses after ``guess`` by the scalar rule (``wins``: a secret it equals needs none)."""
+    groups = Counter(grade(guess, s) for s in secrets if s != guess or not wins)
     scale = population / len(secrets)
     knots = COST_KNOTS.tolist()
 
@@ -210,3 +212,22 @@ def test_expected_costs_match_brute_force(secrets, guesses, extra):
     s_rows, s_lens = encode_strings(secrets)
     costs = expected_costs(g_rows, g_lens, s_rows, s_lens, population, COST_KNOTS)
     assert np.allclose(costs, [brute_cost(g, secrets, population) for g in guesses])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_free_probe_is_scored_by_the_rule_and_no_one_move_improves_it(seed):
+    rng = random.Random(seed)
+    drawn = sorted({" ".join(rng.choice(WORDS) for _ in range(3)) for _ in range(300)})
+    length = Counter(map(len, drawn)).most_common(1)[0][0]
+    phrases = [p for p in drawn if len(p) == length]  # design_free's secrets are of one length
+    population = 3 * len(phrases)
+    symbols = "- " + "".join(sorted(set("".join(WORDS))))
+    start = phrases[seed] + "-" * (length // 2)
+    guess, score = design_free(encode_strings(phrases)[0], length, np.frombuffer(symbols.encode(), np.uint8),
+                               np.frombuffer(start.encode(), np.uint8), population, COST_KNOTS, 50)
+    text = guess.tobytes().decode()
+    assert score == pytest.approx(brute_cost(text, phrases, population, wins=False))
+    assert score <= brute_cost(start, phrases, population, wins=False) + 1e-12
+    for i in range(len(text)):
+        for c in symbols:
+            assert brute_cost(text[:i] + c + text[i + 1 :], phrases, population, wins=False) >= score - 1e-9

@@ -26,9 +26,10 @@ from hbs.core.feedback import encode_joined, encode_string, encode_strings, grad
 from hbs.core.games import PhraseGame
 from hbs.errors import UnsupportedGame
 from hbs.strategies.phrases import probes, spacing
-from hbs.strategies.phrases.alphabet import FIRST, Alphabet
+from hbs.strategies.phrases.alphabet import FIRST, PAD, Alphabet
 from hbs.strategies.phrases.counting import SpacingCounts
 from hbs.strategies.phrases.expected_cost import COST_KNOTS, expected_costs
+from hbs.strategies.phrases.free_probe import design_free
 from hbs.strategies.phrases.levels import LevelSearch
 from hbs.strategies.phrases.packing import MAX_FIELD
 from hbs.strategies.phrases.search import Estimate, Search
@@ -213,7 +214,7 @@ class PhraseBreaker:
         """p2: the phrases are listed: the guess with the least expected number of guesses after it."""
         if len(state.candidates) == 0:
             raise RuntimeError("no phrase of the word list fits the answers")
-        return Guess(self._final_guess(state.candidates, len(state.candidates), rng), len(state.candidates), "p2")
+        return Guess(self._final_guess(state.candidates, len(state.candidates), rng, free=True), len(state.candidates), "p2")
 
     # -- state updates ----------------------------------------------------------------------------
     def _update(self, parent: State, guess: str, black: int, white: int) -> State:
@@ -333,8 +334,10 @@ class PhraseBreaker:
         """The final guess among an estimate's distinct draws ``drawn`` (at least ``possible`` phrases)."""
         return self._final_guess(drawn, max(possible, len(drawn)), rng)
 
-    def _final_guess(self, cands: np.ndarray, possible: int, rng: np.random.Generator) -> str:
-        """The phrase of ``cands`` (or a probe) with the least expected guesses after it, of ``possible``."""
+    def _final_guess(self, cands: np.ndarray, possible: int, rng: np.random.Generator, free: bool = False) -> str:
+        """The phrase of ``cands`` (or a probe) with the least expected guesses after it, of ``possible``;
+        ``free``: the phrases are listed (p2), and a free probe may be guessed (the searches count
+        with factorizable probes only: in p1 its answer would be lost to them)."""
         if len(cands) <= 2:
             return self._texts(cands[:1])[0]
         s = self.settings
@@ -345,7 +348,21 @@ class PhraseBreaker:
         g_rows, g_lens = encode_strings(options)
         s_rows, s_lens = self._rows(secrets)
         costs = expected_costs(g_rows, g_lens, s_rows, s_lens, possible, COST_KNOTS)
+        if free and len(cands) >= s.free_from:
+            probe = self._free_probe(options[int(np.argmin(costs[:-1]))], s_rows, int(s_lens[0]), possible)
+            options.append(probe)
+            costs = np.append(costs, expected_costs(*encode_strings([probe]), s_rows, s_lens, possible, COST_KNOTS))
         return options[int(np.argmin(costs))]
+
+    def _free_probe(self, start: str, secrets: np.ndarray, length: int, possible: int) -> str:
+        """The free probe (:func:`design_free`) from the phrase ``start`` followed by fillers (room
+        for letters that count towards white only), designed on the first ``free_secrets`` of
+        ``secrets`` (encoded phrases, ``length`` characters each)."""
+        s = self.settings
+        symbols = np.array([ord(PAD), ord(" ")] + [FIRST + c for c in range(self.letters)], dtype=np.uint8)
+        guess, _ = design_free(secrets[: s.free_secrets, :length], length, symbols,
+                               encode_string(start + PAD * (length // 2)), possible, COST_KNOTS, s.free_passes)
+        return guess.tobytes().decode("latin-1")
 
 
 def _equal(rows: np.ndarray, lens: np.ndarray, text: str) -> np.ndarray:

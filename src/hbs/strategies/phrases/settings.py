@@ -32,6 +32,12 @@ class Settings:
     enumerate_below: int = 4000  # list the phrases once at most this many fit
     score_secrets: int = 1500  # candidates the p2 scores are estimated on
     score_guesses: int = 150  # candidate phrases tried as p2 guesses
+    # p2 also weighs a free probe (any string, see free_probe.py) where at least ``free_from``
+    # phrases are listed, designed from the best phrase on ``free_secrets`` of the scored ones in
+    # ``free_passes`` passes (the contest 7553 against 7585; under 12 phrases one of them won anyway)
+    free_from: int = 12
+    free_secrets: int = 500
+    free_passes: int = 3
     # coordinate-ascent passes of the probe design; None: 5 for six words and more, 3 below (six
     # Diceware words 867 guesses against 889 over 60 phrases with 5; five words 957 against 946
     # over 80, eight 223 against 221 over 8)
