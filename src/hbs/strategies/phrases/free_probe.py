@@ -15,25 +15,7 @@ import numpy as np
 from numba import njit
 
 from hbs.strategies.phrases.expected_cost import _cost
-
-
-@njit(cache=True)
-def _score(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray, scale: float,
-           knots: np.ndarray) -> float:
-    """Expected guesses after a guess whose answers over the sample are ``(black, total)``: the sum
-    over answers of ``n * cost(n * scale)``, over the sample's size (:func:`expected_costs`' score
-    without its win)."""
-    k = len(black)
-    for s in range(k):
-        hist[black[s] * width + total[s]] += 1
-    acc = 0.0
-    for s in range(k):
-        code = black[s] * width + total[s]
-        n = hist[code]
-        if n:
-            acc += n * _cost(max(1.0, n * scale), knots)
-            hist[code] = 0
-    return acc / k
+from hbs.strategies.phrases.probes import bin_sum
 
 
 @njit(cache=True)
@@ -67,7 +49,10 @@ def design_free(secrets: np.ndarray, length: int, symbols: np.ndarray, start: np
     width = length + 1
     hist = np.zeros((length + 1) * width, dtype=np.int64)
     scale = population / k
-    best = _score(black, total, width, hist, scale, knots)
+    per_bin = np.zeros(k + 1)  # an answer of n phrases: n times the guesses expected after it
+    for m in range(1, k + 1):
+        per_bin[m] = m * _cost(max(1.0, m * scale), knots)
+    best = bin_sum(black, total, width, hist, per_bin) / k
     trial_black = np.empty(k, dtype=np.int64)
     trial_total = np.empty(k, dtype=np.int64)
     for _ in range(passes):
@@ -94,7 +79,7 @@ def design_free(secrets: np.ndarray, length: int, symbols: np.ndarray, start: np
                         to += 1
                     trial_black[s] = bl
                     trial_total[s] = to
-                score = _score(trial_black, trial_total, width, hist, scale, knots)
+                score = bin_sum(trial_black, trial_total, width, hist, per_bin) / k
                 if score < best_score - 1e-12:
                     best_b, best_score = b, score
             if best_b >= 0:

@@ -160,9 +160,10 @@ def letter_matrix(rows: np.ndarray, phrases: np.ndarray, word_counts: np.ndarray
 
 
 @njit(cache=True)
-def _sum_nlogn(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray, nlogn: np.ndarray) -> float:
-    """Sum of ``n log2 n`` over the bins of the pairs (black, total); ``hist`` is zeroed scratch
-    (left zeroed), ``nlogn[n]`` is ``n log2 n``."""
+def bin_sum(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray, per_bin: np.ndarray) -> float:
+    """Sum of ``per_bin[n]`` over the bins of the pairs (black, total), ``n`` a bin's size (``n log2 n``
+    for the entropy, ``n`` times the guesses after it for :mod:`free_probe`); ``hist`` is zeroed
+    scratch (left zeroed)."""
     k = black.shape[0]
     for i in range(k):
         hist[black[i] * width + total[i]] += 1
@@ -171,15 +172,15 @@ def _sum_nlogn(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarra
         code = black[i] * width + total[i]
         n = hist[code]
         if n:
-            acc += nlogn[n]
+            acc += per_bin[n]
             hist[code] = 0
     return acc
 
 
 @njit(cache=True)
 def _joint_entropy(black: np.ndarray, total: np.ndarray, width: int, hist: np.ndarray, nlogn: np.ndarray) -> float:
-    """Entropy (bits) of the pairs (black, total) over the sample (arguments as :func:`_sum_nlogn`)."""
-    return np.log2(black.shape[0]) - _sum_nlogn(black, total, width, hist, nlogn) / black.shape[0]
+    """Entropy (bits) of the pairs (black, total) over the sample (arguments as :func:`bin_sum`, ``nlogn[n]`` is ``n log2 n``)."""
+    return np.log2(black.shape[0]) - bin_sum(black, total, width, hist, nlogn) / black.shape[0]
 
 
 @njit(cache=True)
@@ -220,7 +221,7 @@ def _position_scores(base: np.ndarray, total: np.ndarray, by_char: np.ndarray, c
     histogram of ``base``, each phrase moved to its bin and back once (rather than a histogram a
     code); ``hist`` is zeroed scratch and left zeroed, ``nlogn[n]`` is ``n log2 n``."""
     k = base.shape[0]
-    acc = _sum_nlogn(base, total, tw, hist, nlogn)
+    acc = bin_sum(base, total, tw, hist, nlogn)
     for i in range(k):
         hist[base[i] * tw + total[i]] += 1
     scores = np.empty(space + 2, dtype=np.float64)
@@ -334,7 +335,7 @@ def _letter_moves(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, cho
             continue
         for i in range(k):
             t[i] = total[i] + counts[i, c]
-        acc = _sum_nlogn(black, t, tw, hist, nlogn)
+        acc = bin_sum(black, t, tw, hist, nlogn)
         for i in range(k):
             hist[black[i] * tw + t[i]] += 1
         for pos in range(width):
