@@ -55,6 +55,8 @@ def design_free(secrets: np.ndarray, length: int, symbols: np.ndarray, start: np
     best = bin_sum(black, total, width, hist, per_bin) / k
     trial_black = np.empty(k, dtype=np.int64)
     trial_total = np.empty(k, dtype=np.int64)
+    kept_black = np.empty(k, dtype=np.int64)
+    kept_total = np.empty(k, dtype=np.int64)
     for _ in range(passes):
         moved = False
         for i in range(width_g):
@@ -73,31 +75,23 @@ def design_free(secrets: np.ndarray, length: int, symbols: np.ndarray, start: np
                             bl += 1
                         elif c == old:
                             bl -= 1
-                    if gcount[old] <= counts[s, old]:
+                    if gcount[old] <= counts[s, old]:  # every copy of the old one matched: one match less
                         to -= 1
-                    if gcount[b] < counts[s, b]:
+                    if gcount[b] < counts[s, b]:  # the phrase holds more b than the guess did: one more
                         to += 1
                     trial_black[s] = bl
                     trial_total[s] = to
                 score = bin_sum(trial_black, trial_total, width, hist, per_bin) / k
                 if score < best_score - 1e-12:
                     best_b, best_score = b, score
+                    kept_black[:] = trial_black
+                    kept_total[:] = trial_total
             if best_b >= 0:
-                b = best_b
-                for s in range(k):
-                    if i < length:
-                        c = secrets[s, i]
-                        if c == b:
-                            black[s] += 1
-                        elif c == old:
-                            black[s] -= 1
-                    if gcount[old] <= counts[s, old]:
-                        total[s] -= 1
-                    if gcount[b] < counts[s, b]:
-                        total[s] += 1
+                black[:] = kept_black
+                total[:] = kept_total
                 gcount[old] -= 1
-                gcount[b] += 1
-                guess[i] = b
+                gcount[best_b] += 1
+                guess[i] = best_b
                 best = best_score
                 moved = True
         if not moved:
