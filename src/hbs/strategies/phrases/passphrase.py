@@ -349,7 +349,7 @@ class PhraseBreaker:
         s_rows, s_lens = self._rows(secrets)
         costs = expected_costs(g_rows, g_lens, s_rows, s_lens, possible, COST_KNOTS)
         if free and len(cands) >= s.free_from:
-            probe = self._free_probe(options[int(np.argmin(costs[:-1]))], s_rows, int(s_lens[0]), possible)
+            probe = self._free_probe(options[int(np.argmin(costs[: len(pool)]))], s_rows, int(s_lens[0]), possible)
             options.append(probe)
             costs = np.append(costs, expected_costs(*encode_strings([probe]), s_rows, s_lens, possible, COST_KNOTS))
         return options[int(np.argmin(costs))]
