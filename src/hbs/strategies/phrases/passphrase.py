@@ -61,6 +61,8 @@ class PhraseBreaker:
         self.letters = self.alphabet.size
         self.words = tuple(self.alphabet.inward(w) for w in game.words)  # internal letters, see alphabet.py
         self.word_bytes, self.word_lengths = encode_strings(self.words)
+        # what a free probe's characters may be: the filler (first), the space and the letters
+        self._free_symbols = np.array([ord(PAD), ord(" ")] + [FIRST + c for c in range(self.letters)], dtype=np.uint8)
         raw = self.word_bytes.astype(np.int64) - FIRST
         self.word_counts = np.zeros((len(self.words), self.letters), dtype=np.uint8)
         for c in range(self.letters):
@@ -359,8 +361,7 @@ class PhraseBreaker:
         for letters that count towards white only), designed on the first ``free_secrets`` of
         ``secrets`` (encoded phrases, ``length`` characters each)."""
         s = self.settings
-        symbols = np.array([ord(PAD), ord(" ")] + [FIRST + c for c in range(self.letters)], dtype=np.uint8)
-        guess, _ = design_free(secrets[: s.free_secrets, :length], length, symbols,
+        guess, _ = design_free(secrets[: s.free_secrets, :length], length, self._free_symbols,
                                encode_string(start + PAD * (length // 2)), possible, COST_KNOTS, s.free_passes)
         return guess.tobytes().decode("latin-1")
 

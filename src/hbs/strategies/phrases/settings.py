@@ -34,7 +34,7 @@ class Settings:
     score_guesses: int = 150  # candidate phrases tried as p2 guesses
     # p2 also weighs a free probe (any string, see free_probe.py) where at least ``free_from``
     # phrases are listed, designed from the best phrase on ``free_secrets`` of the scored ones in
-    # ``free_passes`` passes (the contest 7553 against 7585; under 12 phrases one of them won anyway)
+    # ``free_passes`` passes (the contest 7553 against 7585; the same 7553 with it from 3 phrases up)
     free_from: int = 12
     free_secrets: int = 500
     free_passes: int = 3
