@@ -172,13 +172,21 @@ def _first_order(firsts: np.ndarray, nd: int, n_prev: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _counting(keys: np.ndarray, items: np.ndarray, radix: int) -> np.ndarray:
-    """``items`` stably sorted by ``keys`` (each in ``0..radix-1``)."""
+def starts(keys: np.ndarray, radix: int) -> np.ndarray:
+    """Where each key's items start once stably sorted by ``keys`` (each in ``0..radix-1``): a
+    counting sort's first pass."""
     at = np.zeros(radix + 1, dtype=np.int64)
     for k in keys:
         at[k + 1] += 1
     for k in range(radix):
         at[k + 1] += at[k]
+    return at
+
+
+@njit(cache=True, nogil=True)
+def _counting(keys: np.ndarray, items: np.ndarray, radix: int) -> np.ndarray:
+    """``items`` stably sorted by ``keys`` (each in ``0..radix-1``)."""
+    at = starts(keys, radix)
     out = np.empty(items.shape[0], dtype=np.int64)
     for i in range(items.shape[0]):
         out[at[keys[i]]] = items[i]
