@@ -258,7 +258,8 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
             firsts = _grown(firsts, n)
         for u in range(m):
             slot = used[u]
-            keys[n] = t_keys[slot]
+            for k in range(words):
+                keys[n, k] = t_keys[slot, k]
             counts[n] = t_counts[slot]
             firsts[n] = t_first[slot]
             t_first[slot] = -1
