@@ -15,6 +15,7 @@ from hbs.core.feedback import grade
 from hbs.core.games import PhraseGame
 from hbs.core.loaders import load_words
 from hbs.core.oracle import Oracle
+from hbs.strategies.phrases import counting
 from hbs.strategies.phrases.counting import SpacingCounts
 from hbs.strategies.phrases.passphrase import PhraseBreaker
 from hbs.strategies.phrases.settings import Settings
@@ -30,6 +31,7 @@ def every_count_loose(monkeypatch):
 
     for name, value in (("WORK_BUDGET", 100), ("FEW_BUDGET", 100), ("DRAWS", 2), ("MAX_DRAWS", 2)):
         monkeypatch.setattr(levels, name, value)
+    monkeypatch.setattr(counting, "CARRY_BELOW", -1)  # (none carried listed: see listed_search)
     return levels
 
 
@@ -240,7 +242,8 @@ def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, r
     from hbs.strategies.phrases import levels
 
     monkeypatch.setattr(levels, "WORK_BUDGET", 100)
-    monkeypatch.setattr(levels, "FEW_BUDGET", 100)  # (every count estimated, however few fit)
+    monkeypatch.setattr(levels, "FEW_BUDGET", 100)  # (every count estimated, however few fit,
+    monkeypatch.setattr(counting, "CARRY_BELOW", -1)  # and none carried listed: see listed_search)
     rng = random.Random(4)
     words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
     breaker = PhraseBreaker(PhraseGame(words, 5), settings=Settings(guess_draws=0))

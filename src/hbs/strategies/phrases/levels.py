@@ -214,6 +214,7 @@ class LevelSearch:
         self.exact = True
         self.loose = False  # estimated with no fitting draw: samples are loose (see sample)
         self.draws = 0  # the estimate's draws, all rounds
+        self._listed: np.ndarray | None = None  # every tuple, once listed (see all)
         self._distinct = [_Distinct(s) for s in slots]
         self._count = 0.0
         self._meetings = tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
@@ -423,9 +424,9 @@ class LevelSearch:
         """``int64[count, n]`` every fitting tuple (slot rows' word positions), in a fixed order."""
         if not self.exact:
             raise ValueError("an estimated search cannot list its tuples")
-        if not self.count:
-            return np.zeros((0, self.n), dtype=np.int64)
-        return self._words(self._rows(None, None), None)
+        if self._listed is None:
+            self._listed = self._words(self._rows(None, None), None) if self.count else np.zeros((0, self.n), dtype=np.int64)
+        return self._listed
 
     def loose_sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
         """``k`` tuples of words drawn part by part: a sum of each side's and of the middle's last
