@@ -239,11 +239,16 @@ def test_a_level_is_every_in_bounds_sum_in_first_seen_order(seed):
     low = np.maximum(0, high - rng.integers(2, 12, fields))
     want = reference_level(prev, prev_counts, rows, sizes, high, low)
     for bucket_steps in (1.0, 8.0, float(level_sums.BUCKET_STEPS)):
-        keys, counts, table = level_sums.combine(pack(prev), prev_counts, pack(rows), sizes, levels._packed(high),
-                                             levels._packed(low), bucket_steps)
+        keys, counts, table, firsts = level_sums.combine(pack(prev), prev_counts, pack(rows), sizes,
+                                                         levels._packed(high), levels._packed(low), bucket_steps)
         got = {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))}
         assert list(got) == list(want) and got == want
         assert all(sum_table._lookup(table, keys, keys[i]) == i for i in range(len(keys)))
+        # each sum's first step: the least (p, d) that gives it
+        for i, (p, d) in enumerate(divmod(int(f), len(rows)) for f in firsts):
+            key = tuple(levels._fields(keys[i : i + 1])[0, :fields])
+            assert tuple(prev[p] + rows[d]) == key
+            assert not any(tuple(prev[q] + rows[e]) == key for q in range(p + 1) for e in range(len(rows)) if (q, e) < (p, d))
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -260,7 +265,7 @@ def test_a_level_over_its_sums_cap_is_not_built(seed):
     args = (pack(prev), ones_p, pack(rows), ones_r, levels._packed(high), levels._packed(low), 8.0)
     if len(want) > 1:
         assert level_sums.combine(*args, max_sums=len(want) - 1) is None
-    keys, counts, _ = level_sums.combine(*args, max_sums=10 * len(want))
+    keys, counts, _, _ = level_sums.combine(*args, max_sums=10 * len(want))
     assert len(keys) == len(want) and counts.sum() == len(prev) * len(rows)
 
 
@@ -356,9 +361,13 @@ def test_a_step_down_picks_in_proportion_to_the_tuples_behind_it(seed):
     states = rng.integers(0, len(sums), 50)
     u = np.concatenate([[0.0, np.nextafter(1.0, 0.0)], rng.random(48)])
     b_keys = pack(below.astype(np.uint8))
-    parents, rows = level_walks.descend(states, u, pack(sums.astype(np.uint8)), b_keys, counts,
-                                        sum_table.build_table(b_keys), pack(slot.astype(np.uint8)), sizes)
     position = {tuple(r): i for i, r in enumerate(below)}
+    # the level's tuples and first steps (p * len(slot) + d), as combine keeps them
+    steps_of = [[(position[tuple(x - r)], d) for d, r in enumerate(slot) if tuple(x - r) in position] for x in sums]
+    tuples = np.array([sum(counts[p] * sizes[d] for p, d in steps) for steps in steps_of])
+    firsts = np.array([min(p * len(slot) + d for p, d in steps) for steps in steps_of])
+    parents, rows = level_walks.descend(states, u, pack(sums.astype(np.uint8)), tuples, firsts, b_keys, counts,
+                                        sum_table.build_table(b_keys), pack(slot.astype(np.uint8)), sizes)
     for i, state in enumerate(states):
         steps = [(position[tuple(sums[state] - r)], d) for d, r in enumerate(slot) if tuple(sums[state] - r) in position]
         running = np.cumsum([counts[p] * sizes[d] for p, d in steps])

@@ -25,7 +25,7 @@ from hbs.strategies.phrases.tuple_search import TupleSearch
 
 FEATURE_CACHE = 20_000  # slot features (by piece of a guess) kept before the cache is emptied
 KEPT_SEARCHES = 64  # (spacing, answers) fields and searches kept (the latest) when a count begins
-KEPT_EXACT = 4  # exact level counts kept (the latest), to be listed if the spacing is counted again
+KEPT_LISTINGS = 16  # (spacing, answers) listed tuples kept (the latest; see listed_search)
 LEAST_WEIGHT = 1e-6  # an estimated spacing keeps at least this weight: only a count of zero rules it out
 
 
@@ -78,7 +78,6 @@ class SpacingCounts:
         self._shared: dict[tuple, object] = {}  # the searches' distinct rows of those slots; see TupleSearch
         self._is_probe: dict[str, bool] = {}
         self._listings: dict[tuple, np.ndarray] = {}  # (spacing, factorizable answers) -> its tuples, listed
-        self._exact: dict[tuple, LevelSearch] = {}  # ... -> the latest exact level counts, listed if asked again
 
     def refresh(self, state: State) -> Count:
         """Count the phrases of each spacing, most likely first.
@@ -96,8 +95,8 @@ class SpacingCounts:
         that guess, for seven guesses while the secret's lay uncounted.  Spacings with no phrase
         are dropped.
         """
-        for kept in (self._kept, self._listings):
-            for old in list(kept)[: max(0, len(kept) - KEPT_SEARCHES)]:  # the oldest first
+        for kept, most in ((self._kept, KEPT_SEARCHES), (self._listings, KEPT_LISTINGS)):
+            for old in list(kept)[: max(0, len(kept) - most)]:  # the oldest first
                 del kept[old]
         self._packed.clear()  # slots shared by this count's spacings (their parents are kept with the searches)
         self._shared.clear()
@@ -157,28 +156,17 @@ class SpacingCounts:
             search = LevelSearch(fields.slots, fields.target, slot_words=slots, lengths=lengths,
                                  salt=len(state.observations), max_meetings=max_meetings)
             if search.exact and search.count <= CARRY_BELOW:
-                self._exact[(spacing, answers)] = search
-                for old in list(self._exact)[:-KEPT_EXACT]:
-                    del self._exact[old]
+                self._listings[(spacing, answers)] = search.all()
         return search
 
     def _carried(self, spacing: tuple, answers: tuple) -> np.ndarray | None:
         """The tuples of a spacing listed under these answers, or under all but the last and
         filtered by it (see :mod:`~hbs.strategies.phrases.listed_search`); None where neither is."""
-        found = self._listing(spacing, answers)
-        if found is None and answers:
-            before = self._listing(spacing, answers[:-1])
-            if before is not None:
-                fields = self.fields(spacing, *answers[-1])
-                found = self._listings[(spacing, answers)] = before[:0] if fields is None else filtered(before, fields)
+        found = self._listings.get((spacing, answers))
+        if found is None and answers and (spacing, answers[:-1]) in self._listings:
+            before, fields = self._listings[(spacing, answers[:-1])], self.fields(spacing, *answers[-1])
+            found = self._listings[(spacing, answers)] = before[:0] if fields is None else filtered(before, fields)
         return found
-
-    def _listing(self, spacing: tuple, answers: tuple) -> np.ndarray | None:
-        """The tuples listed under these answers, listed from an exact count's search if need be."""
-        key = (spacing, answers)
-        if key not in self._listings and key in self._exact:
-            self._listings[key] = self._exact.pop(key).all()
-        return self._listings.get(key)
 
     def counted(self, spacing: tuple, answers: tuple) -> tuple[Fields | None, TupleSearch | None]:
         """The fields the factorizable ``answers`` set on the words of a spacing (:class:`Fields`;

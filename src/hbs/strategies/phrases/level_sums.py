@@ -140,12 +140,12 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
 
 def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
             high: np.ndarray, low: np.ndarray, bucket_steps: float = BUCKET_STEPS,
-            max_sums: float = np.inf, table: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+            max_sums: float = np.inf, table: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray] | None:
     """The next level: distinct sums ``p + d`` (a sum of the level below, a distinct row of the slot)
     with ``low <= sum <= high`` in every field, and the tuples behind each
     (``sum of prev_counts[p] * d_sizes[d]``), in the order of their first ``(p, d)``.  Returns keys,
-    counts and their hash table, or None as soon as the level holds, or is on course to hold, over
-    ``max_sums`` sums (see ``_by_buckets``).  (``bucket_steps``: see ``BUCKET_STEPS``; ``table`` False:
+    counts, their hash table and each sum's first step ``p * len(d_keys) + d`` (ascending), or None
+    as soon as the level holds, or is on course to hold, over ``max_sums`` sums (see ``_by_buckets``).  (``bucket_steps``: see ``BUCKET_STEPS``; ``table`` False:
     None for the table, built where it is looked up.)"""
     keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
     if not whole:
@@ -154,11 +154,11 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     # (vectorized) for the gather; each array is let go as soon as it is used (the largest levels
     # take gigabytes)
     order = _first_order(firsts, d_keys.shape[0], prev_keys.shape[0])
-    del firsts
+    firsts = np.take(firsts, order)
     keys = np.take(keys, order, axis=0)
     counts = np.take(counts, order)
     del order
-    return keys, counts, build_table(keys) if table else None
+    return keys, counts, build_table(keys) if table else None, firsts
 
 
 @njit(cache=True, nogil=True)

@@ -13,20 +13,38 @@ from hbs.strategies.phrases.packing import GUARD, _NOT_GUARD, _residual
 from hbs.strategies.phrases.sum_table import _grown, _lookup, filter_bit, filter_has
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _single(s: int, counts: np.ndarray, firsts: np.ndarray, prev_counts: np.ndarray, d_sizes: np.ndarray) -> int:
+    """Sum ``s``'s one step down (``p * len(d_sizes) + d``) where it has only one, or -1: its first
+    step's tuples are then all of its own (every step has some).  Late in a game nine sums in ten
+    have one step (2.7 million of 3.1 million pairs), and a walk over every path looked up every
+    slot row for each (0.3 s to list 20,820 six-word tuples)."""
+    f = firsts[s]
+    nd = d_sizes.shape[0]
+    return f if counts[s] == prev_counts[f // nd] * d_sizes[f % nd] else -1
+
+
 @njit(cache=True, nogil=True)
-def descend(states: np.ndarray, u: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_counts: np.ndarray,
-            prev_table: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One step down for each drawn sum ``keys[states[i]]``: the (sum below, slot row) chosen with
-    probability proportional to the tuples behind it, by the uniform number ``u[i]``.  (The steps
-    down are looked up once, their running tuples kept: a second pass of lookups, each a cache miss
-    in a table of thousands of sums, was a tenth of a six-word game.)"""
+def descend(states: np.ndarray, u: np.ndarray, keys: np.ndarray, counts: np.ndarray, firsts: np.ndarray,
+            prev_keys: np.ndarray, prev_counts: np.ndarray, prev_table: np.ndarray, d_keys: np.ndarray,
+            d_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One step down for each drawn sum ``keys[states[i]]`` (of ``counts`` tuples, ``firsts`` its first
+    step, see :func:`level_sums.combine`): the (sum below, slot row) chosen with probability
+    proportional to the tuples behind it, by the uniform number ``u[i]``.  (The steps down are
+    looked up once, their running tuples kept: a second pass of lookups, each a cache miss in a
+    table of thousands of sums, was a tenth of a six-word game.)"""
     parents = np.empty(states.shape[0], dtype=np.int64)
     rows = np.empty(states.shape[0], dtype=np.int64)
     r = np.empty(keys.shape[1], dtype=np.uint64)
     step_parent = np.empty(d_keys.shape[0], dtype=np.int64)
     step_row = np.empty(d_keys.shape[0], dtype=np.int64)
     running = np.empty(d_keys.shape[0], dtype=np.float64)
+    nd = d_keys.shape[0]
     for i in range(states.shape[0]):
+        f = _single(states[i], counts, firsts, prev_counts, d_sizes)
+        if f >= 0:
+            parents[i], rows[i] = f // nd, f % nd
+            continue
         key = keys[states[i]]
         total = 0.0
         n = 0
@@ -48,9 +66,12 @@ def descend(states: np.ndarray, u: np.ndarray, keys: np.ndarray, prev_keys: np.n
 
 
 @njit(cache=True, nogil=True)
-def branches(states: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_table: np.ndarray,
-             d_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every step down from each sum ``keys[states[i]]``: (i, sum below, slot row), in order."""
+def branches(states: np.ndarray, keys: np.ndarray, counts: np.ndarray, firsts: np.ndarray, prev_keys: np.ndarray,
+             prev_counts: np.ndarray, prev_table: np.ndarray, d_keys: np.ndarray,
+             d_sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every step down from each sum ``keys[states[i]]`` (see :func:`descend`): (i, sum below, slot
+    row), in order."""
+    nd = d_keys.shape[0]
     cap = max(16, 2 * states.shape[0])
     src = np.empty(cap, dtype=np.int64)
     parents = np.empty(cap, dtype=np.int64)
@@ -61,6 +82,11 @@ def branches(states: np.ndarray, keys: np.ndarray, prev_keys: np.ndarray, prev_t
         key = keys[states[i]]
         while n + d_keys.shape[0] > src.shape[0]:  # room for this sum's steps (not in the loop: see _bucket)
             src, parents, rows = _grown(src, n), _grown(parents, n), _grown(rows, n)
+        f = _single(states[i], counts, firsts, prev_counts, d_sizes)
+        if f >= 0:
+            src[n], parents[n], rows[n] = i, f // nd, f % nd
+            n += 1
+            continue
         for d in range(d_keys.shape[0]):
             if _residual(key, d_keys[d], r):
                 p = _lookup(prev_table, prev_keys, r)

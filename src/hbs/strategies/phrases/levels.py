@@ -126,6 +126,7 @@ class _Side:
         self.keys = [np.zeros((1, words), dtype=np.uint64)]
         self.counts = [np.ones(1)]
         self.tables: list[np.ndarray | None] = [None]
+        self.firsts: list[np.ndarray | None] = [None]  # level k's sums' first steps (see combine; k >= 2)
         self.first = np.zeros(0, dtype=np.int64)
         self.steps = 0
         self.deferred: list[int] = []  # slots whose level would take over SIDE_STEPS steps or SIDE_SUMS sums
@@ -137,18 +138,19 @@ class _Side:
             f = _fields(d.keys)
             self.first = np.flatnonzero(((f <= high) & (f >= low)).all(axis=1))
             keys, counts = d.keys[self.first], d.sizes[self.first].astype(np.float64)
-            table = None
+            table, firsts = None, None
         else:
             level = combine(self.keys[-1], self.counts[-1], d.keys, d.sizes.astype(np.float64),
                             _packed(high), _packed(low), max_sums=max_sums, table=False)
             if level is None:
                 return False
             self.steps += len(self.keys[-1]) * len(d.keys)
-            keys, counts, table = level
+            keys, counts, table, firsts = level
         self.slots.append(slot)
         self.keys.append(keys)
         self.counts.append(counts)
         self.tables.append(table)
+        self.firsts.append(firsts)
         return True
 
     def table(self, k: int) -> np.ndarray:
@@ -168,11 +170,12 @@ class _Side:
         rows = np.zeros((len(states), levels), dtype=np.int64)
         for k in range(levels, 1, -1):
             d = distinct[self.slots[k - 1]]
+            level = (self.keys[k], self.counts[k], self.firsts[k], self.keys[k - 1], self.counts[k - 1], self.table(k - 1),
+                     d.keys, d.sizes.astype(np.float64))
             if u is not None:
-                states, rows[:, k - 1] = descend(states, u[:, k - 1], self.keys[k], self.keys[k - 1],
-                                                 self.counts[k - 1], self.table(k - 1), d.keys, d.sizes.astype(np.float64))
+                states, rows[:, k - 1] = descend(states, u[:, k - 1], *level)
             else:
-                src, states, row = branches(states, self.keys[k], self.keys[k - 1], self.table(k - 1), d.keys)
+                src, states, row = branches(states, *level)
                 rows, source = rows[src], source[src]
                 rows[:, k - 1] = row
         if levels:

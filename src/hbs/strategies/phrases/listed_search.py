@@ -3,8 +3,8 @@
 Late in a game of five words or more, the level search counts a spacing exactly, and the next
 guess counted it again from nothing: its levels rebuilt (millions of sums) and met, up to 1.5 s
 for a few thousand phrases.  Once a level search's exact count is small, its tuples are listed
-(:data:`CARRY_BELOW`) and each later answer only filters them by the fields it sets: the same
-phrases, exactly, in a few milliseconds.
+(:data:`CARRY_BELOW`; 0.02 s for 20,820 six-word tuples) and each later answer only filters them
+by the fields it sets: the same phrases, exactly, in a few milliseconds.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import numpy as np
 
 from hbs.strategies.phrases.levels import LIST_FACTOR
 
-#: An exact level count of at most this many tuples is listed and carried to the next answer
-#: (listing 20,000 six-word tuples took 0.3 s; counting them again 1.1-1.4 s).
+#: An exact level count of at most this many tuples is listed and carried to the next answer.
 CARRY_BELOW = 50_000
 
 
