@@ -145,8 +145,9 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     with ``low <= sum <= high`` in every field, and the tuples behind each
     (``sum of prev_counts[p] * d_sizes[d]``), in the order of their first ``(p, d)``.  Returns keys,
     counts, their hash table and each sum's first step ``p * len(d_keys) + d`` (ascending), or None
-    as soon as the level holds, or is on course to hold, over ``max_sums`` sums (see ``_by_buckets``).  (``bucket_steps``: see ``BUCKET_STEPS``; ``table`` False:
-    None for the table, built where it is looked up.)"""
+    as soon as the level holds, or is on course to hold, over ``max_sums`` sums (see
+    ``_by_buckets``).  (``bucket_steps``: see ``BUCKET_STEPS``; ``table`` False: None for the
+    table, built where it is looked up.)"""
     keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
     if not whole:
         return None
