@@ -144,11 +144,11 @@ class SpacingCounts:
 
     def search(self, state: State, lengths: np.ndarray, max_meetings: float = np.inf) -> Search:
         answers = tuple(o for o in state.observations if self.factorizable(o[0]))  # the others: see _listed
-        fields, search = self.counted(tuple(lengths.tolist()), answers)
+        spacing = tuple(lengths.tolist())
+        fields, search = self.counted(spacing, answers)
         if fields is None:
             return self.nothing()
         if search is None:  # the level search, never kept: its estimate's draws change with every answer
-            spacing = tuple(lengths.tolist())
             slots = [self.by_length[int(l)] for l in lengths]
             listed = self._carried(spacing, answers)
             if listed is not None:
