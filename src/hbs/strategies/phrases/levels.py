@@ -459,16 +459,19 @@ class LevelSearch:
         :meth:`loose_sample`, when ``loose``)."""
         if self.loose:
             return self.loose_sample(k, rng)
-        total = self.count
-        if self.exact and total <= k:
-            return self.all()
-        if self.exact and total <= LIST_FACTOR * k:
-            everything = self.all()
-            return everything[np.sort(rng.choice(len(everything), size=k, replace=False))]
+        if self.exact and self.count <= LIST_FACTOR * k:
+            return from_list(self.all(), k, rng)
         cum = np.cumsum(self._weights)
         meetings = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
         meetings.sort()
         return self._words(self._rows(meetings, rng.random((k, self.n))), rng.random((k, self.n)))
+
+
+def from_list(everything: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """``k`` rows of a listed count (all of them when fewer), without replacement, in list order."""
+    if len(everything) <= k:
+        return everything
+    return everything[np.sort(rng.choice(len(everything), size=k, replace=False))]
 
 
 def _sorted_uniforms(rng: np.random.Generator, k: int) -> np.ndarray:

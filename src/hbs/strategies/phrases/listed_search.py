@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hbs.strategies.phrases.levels import LIST_FACTOR
+from hbs.strategies.phrases.levels import LIST_FACTOR, from_list
 
 #: An exact level count of at most this many tuples is listed and carried to the next answer.
 CARRY_BELOW = 50_000
@@ -47,8 +47,6 @@ class ListedSearch:
     def sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
         """As the level search's exact sample: all when at most ``k``, ``k`` without replacement
         (in list order) up to ``LIST_FACTOR * k``, uniformly with replacement beyond."""
-        if self.count <= k:
-            return self.tuples
         if self.count <= LIST_FACTOR * k:
-            return self.tuples[np.sort(rng.choice(self.count, size=k, replace=False))]
+            return from_list(self.tuples, k, rng)
         return self.tuples[np.sort(rng.integers(0, self.count, size=k))]
