@@ -106,6 +106,24 @@ def test_a_count_over_the_budget_is_exact_where_few_fit(monkeypatch, seed):
     assert not search(feats, target).exact
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_six_slots_and_more_join_exactly_within_a_larger_step_budget(monkeypatch, seed):
+    """Over the work budget, a join of six slots or more may take ``LONG_FEW_STEPS`` steps where
+    fewer slots take ``FEW_STEPS``: with the first budget ample and the second nil, a six-slot
+    count is exact (the tuples of brute force) and a five-slot one estimated; the control: with
+    both nil, the six-slot count is estimated too."""
+    monkeypatch.setattr(levels, "WORK_BUDGET", 0)
+    monkeypatch.setattr(levels, "FEW_STEPS", 0)
+    monkeypatch.setattr(levels, "LONG_FEW_STEPS", np.inf)
+    six = instance(300 + seed, n_min=6, n_max=6, rows=5, value=3, fields=3)
+    five = instance(300 + seed, n_min=5, n_max=5, rows=5, value=3, fields=3)
+    found = search(*six)
+    assert found.exact and {tuple(t) for t in found.all().tolist()} == brute(*six)
+    assert not search(*five).exact
+    monkeypatch.setattr(levels, "LONG_FEW_STEPS", 0)
+    assert not search(*six).exact
+
+
 def test_the_estimate_is_the_same_for_the_same_inputs_and_fresh_with_a_salt():
     feats, target = instance(7, n_min=4, n_max=6, rows=7, value=3, fields=3)
     one, two = search(feats, target, budget=0), search(feats, target, budget=0)

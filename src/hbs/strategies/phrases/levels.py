@@ -46,10 +46,14 @@ WORK_BUDGET = 1e7
 #: the right side; the nominal steps overstate them 1.1 to 5 times.  2·10^8 steps (in place of
 #: 10^8 nominal ones): six Diceware words 133 and 145 guesses on seeds 21 and 22 against 134 and
 #: 147, eight 104 and 104 against 108 and 109, five the same 236 and 231; 4·10^8: six 130 and 145,
-#: but guesses of 2.8 s.
+#: but guesses of 2.8 s.  Six words and more (``LONG_FEW_STEPS``, of ``LONG_SLOTS`` slots): 6·10^8,
+#: where six Diceware words took 130, 144, 278, 281 guesses on seeds 21-24 against 132, 148, 282,
+#: 283 (13.88 a phrase against 14.08) and their slowest guesses 1.4-2 times as long; five words
+#: the same 234 and 230 on seeds 21 and 22 and slower, so they keep 2·10^8.
 #: ``FEW_BUDGET`` (10^10 nominal steps, from 10^8) spares the prediction (0.07-0.1 s a search with
 #: two million right sums) where the join, at a fifth of its nominal steps, would still be over.
 FEW_MEETINGS, FEW_BUDGET, FEW_STEPS = 1e5, 1e10, 2e8
+LONG_SLOTS, LONG_FEW_STEPS = 6, 6e8
 
 
 #: Draws of the estimate: first, at most, and the hits that are enough.
@@ -270,7 +274,7 @@ class LevelSearch:
         right = self._right  # (its top level's table: built if a join of it whole asks for it)
         sides = self._left.keys[-1], self._mid.keys[-1], right.keys[-1], lambda: right.table(-1), target
         ai, di, bi, whole = meet(*sides, min(max_meetings, FEW_MEETINGS) if few else max_meetings,
-                                 FEW_STEPS if few else np.inf)
+                                 (LONG_FEW_STEPS if self.n >= LONG_SLOTS else FEW_STEPS) if few else np.inf)
         if not whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all
             if self._estimate(target, salt, work > LOOSE_ABOVE * budget):
                 return
