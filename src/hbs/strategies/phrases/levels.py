@@ -203,7 +203,8 @@ class LevelSearch:
     Every meeting is found (``exact``) by trying each middle sum with each sum of the smaller side,
     unless that takes more than ``budget`` steps (default ``WORK_BUDGET``; the middle of a game of five words or more, where
     every word is still possible and the sums hardly repeat) and finds more than a few meetings or
-    would take long (``FEW_BUDGET``, ``FEW_MEETINGS``, ``FEW_STEPS``).  Then the count is estimated and tuples
+    would take long (``FEW_BUDGET``, ``FEW_MEETINGS``, ``FEW_STEPS``; ``LONG_FEW_STEPS`` for six slots and more).
+    Then the count is estimated and tuples
     drawn by importance: (small-side sum, middle sum) pairs are drawn in proportion to the tuples
     behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
     that weight.  An estimated search cannot list its tuples.  So is one where a slot was *deferred*
