@@ -151,15 +151,43 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
     if not whole:
         return None
-    # the first-seen order by counting sorts (numpy's argsort took 3.5 times as long), numpy's take
-    # (vectorized) for the gather; each array is let go as soon as it is used (the largest levels
-    # take gigabytes)
-    order = _first_order(firsts, d_keys.shape[0], prev_keys.shape[0])
-    firsts = np.take(firsts, order)
-    keys = np.take(keys, order, axis=0)
-    counts = np.take(counts, order)
-    del order
+    # the first-seen order by counting sorts (numpy's argsort took 3.5 times as long), each row
+    # written to its place (see ``permuted``); each array is let go as soon as it is used (the
+    # largest levels take gigabytes)
+    place = places(_first_order(firsts, d_keys.shape[0], prev_keys.shape[0]))
+    firsts = permuted(firsts, place)
+    keys = permuted(keys, place)
+    counts = permuted(counts, place)
+    del place
     return keys, counts, build_table(keys) if table else None, firsts
+
+
+@njit(cache=True, nogil=True)
+def places(order: np.ndarray) -> np.ndarray:
+    """Where each item goes once put in ``order`` (a permutation): its inverse."""
+    place = np.empty(order.shape[0], dtype=np.int64)
+    for j in range(order.shape[0]):
+        place[order[j]] = j
+    return place
+
+
+def permuted(values: np.ndarray, place: np.ndarray) -> np.ndarray:
+    """``values`` (rows) put in the order whose :func:`places` are ``place``: each row read in turn
+    and written to its place.  Millions of rows gathered in a random order wait on a cache miss
+    each (the meeting's right side of 2.7 million sums: 0.15-0.19 s gathered, 0.04 s this way)."""
+    if values.ndim == 1:
+        return scattered(values.reshape(-1, 1), place).reshape(-1)
+    return scattered(values, place)
+
+
+@njit(cache=True, nogil=True)
+def scattered(values: np.ndarray, place: np.ndarray) -> np.ndarray:
+    """:func:`permuted` of rows (``values[i]`` to ``place[i]``), for kernels."""
+    out = np.empty_like(values)
+    for i in range(values.shape[0]):
+        for k in range(values.shape[1]):
+            out[place[i], k] = values[i, k]
+    return out
 
 
 @njit(cache=True, nogil=True)
