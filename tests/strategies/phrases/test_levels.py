@@ -242,20 +242,6 @@ def test_the_first_seen_order_is_numpys_argsort(seed):
     assert np.array_equal(level_sums._first_order(steps, nd, n_prev), np.argsort(steps))
 
 
-@pytest.mark.parametrize("seed", range(10))
-def test_rows_written_to_their_places_are_numpys_gather(seed):
-    """``permuted(values, places(order))``, each row written to its place, is ``values[order]``
-    (numpy's gather) for rows of packed words, counts and steps alike."""
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(1, 500))
-    order = rng.permutation(n)
-    place = level_sums.places(order)
-    for values in (rng.integers(0, 2**63, (n, int(rng.integers(1, 4)))).astype(np.uint64), rng.random(n),
-                   rng.integers(0, 10**9, n)):
-        got = level_sums.permuted(values, place)
-        assert got.dtype == values.dtype and np.array_equal(got, values[order])
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_a_level_is_every_in_bounds_sum_in_first_seen_order(seed):
     """The bucketed aggregation (sums grouped by a few fields' values, each group in its own table,

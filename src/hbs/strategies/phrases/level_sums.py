@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, _residual
+from hbs.strategies.phrases.rows import permuted, places
 from hbs.strategies.phrases.sum_table import _grown, _hash, build_table
 
 
@@ -152,7 +153,7 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     if not whole:
         return None
     # the first-seen order by counting sorts (numpy's argsort took 3.5 times as long), each row
-    # written to its place (see ``permuted``); each array is let go as soon as it is used (the
+    # written to its place (see ``rows.permuted``); each array is let go as soon as it is used (the
     # largest levels take gigabytes)
     place = places(_first_order(firsts, d_keys.shape[0], prev_keys.shape[0]))
     firsts = permuted(firsts, place)
@@ -160,34 +161,6 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     counts = permuted(counts, place)
     del place
     return keys, counts, build_table(keys) if table else None, firsts
-
-
-@njit(cache=True, nogil=True)
-def places(order: np.ndarray) -> np.ndarray:
-    """Where each item goes once put in ``order`` (a permutation): its inverse."""
-    place = np.empty(order.shape[0], dtype=np.int64)
-    for j in range(order.shape[0]):
-        place[order[j]] = j
-    return place
-
-
-def permuted(values: np.ndarray, place: np.ndarray) -> np.ndarray:
-    """``values`` (rows) put in the order whose :func:`places` are ``place``: each row read in turn
-    and written to its place.  Millions of rows gathered in a random order wait on a cache miss
-    each (the meeting's right side of 2.7 million sums: 0.15-0.19 s gathered, 0.04 s this way)."""
-    if values.ndim == 1:
-        return scattered(values.reshape(-1, 1), place).reshape(-1)
-    return scattered(values, place)
-
-
-@njit(cache=True, nogil=True)
-def scattered(values: np.ndarray, place: np.ndarray) -> np.ndarray:
-    """:func:`permuted` of rows (``values[i]`` to ``place[i]``), for kernels."""
-    out = np.empty_like(values)
-    for i in range(values.shape[0]):
-        for k in range(values.shape[1]):
-            out[place[i], k] = values[i, k]
-    return out
 
 
 @njit(cache=True, nogil=True)

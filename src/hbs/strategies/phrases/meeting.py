@@ -20,8 +20,9 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges, places, scattered, starts
+from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges, starts
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _residual
+from hbs.strategies.phrases.rows import places, scattered
 from hbs.strategies.phrases.sum_table import _grown, _lookup, build_table
 
 #: Right-side sums a bucket holds, about.  Fewer make more groups of left sums (a step for each
