@@ -172,14 +172,17 @@ def test_deferred_middle_slots_estimate_the_count_and_draw_only_fitting_tuples(s
     assert len(drawn) >= 0.9 * len(fit) and max(drawn.values()) < 60
 
 
+@pytest.mark.parametrize("cap", ["SIDE_STEPS", "SIDE_SUMS"])
 @pytest.mark.parametrize("seed", range(8))
-def test_a_side_slot_too_wide_to_pair_is_deferred_and_the_estimate_stays_close(seed, monkeypatch):
+def test_a_side_slot_too_wide_to_pair_is_deferred_and_the_estimate_stays_close(seed, cap, monkeypatch):
     """Four to six words of a large list: a side's second slot whose pair level would take over
-    SIDE_STEPS steps is drawn alone (deferred): the count is estimated close to brute force, the
-    draws fit and cover the tuples, and the focus is that slot (the probes sort it out)."""
-    monkeypatch.setattr("hbs.strategies.phrases.levels.SIDE_STEPS", 0)
+    SIDE_STEPS steps, or hold over SIDE_SUMS sums, is drawn alone (deferred): the count is estimated
+    close to brute force, the draws fit and cover the tuples, and the focus is that slot (the
+    probes sort it out)."""
     feats, target = instance(400 + seed, n_min=4, n_max=6, rows=7, value=3, fields=3)
     fit = brute(feats, target)
+    assert not search(feats, target)._deferred  # control: under the default caps the slot is paired
+    monkeypatch.setattr(f"hbs.strategies.phrases.levels.{cap}", 0)
     found = search(feats, target)
     if not fit:
         assert found.count == 0

@@ -86,8 +86,12 @@ FOCUS_STEPS = 2e7
 #: alone, the count estimated) and the probes sort that slot out (see ``LevelSearch.focus``).
 #: So is one whose level would hold over ``SIDE_SUMS`` sums (see ``_by_buckets``; about 60 bytes a
 #: sum at its peak): four words of 100,000 give pair levels of hundreds of millions of sums, which
-#: take minutes and more memory than a worker has.
-SIDE_STEPS, SIDE_SUMS = 1e8, 1.6e7
+#: take minutes and more memory than a worker has; five of 20,000 built four of about ten million a
+#: guess late in a game (2-2.5 s each on a slow day: under ``hbs run`` a game drew 18 s of its 30 s
+#: bank).  8·10^6 (from 1.6·10^7): five words of 20,000 the same guesses, at most 6.3 s a guess
+#: against 18.3; five of 100,000 49 guesses against 48 on three phrases, 6.8 s against 19.0
+#: (5·10^6: 56 guesses); lists of 7,776 words and fewer build no such level (the same guesses).
+SIDE_STEPS, SIDE_SUMS = 1e8, 8e6
 
 
 def _narrowed(distinct: list[_Distinct], goal: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
