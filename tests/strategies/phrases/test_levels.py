@@ -133,6 +133,33 @@ def test_the_estimate_is_the_same_for_the_same_inputs_and_fresh_with_a_salt():
     assert not np.array_equal(one._meetings[0], other._meetings[0])  # other draws behind the estimate
 
 
+@pytest.mark.parametrize("caps", [dict(WORK_BUDGET=0, FEW_BUDGET=0), dict(WORK_BUDGET=0, FEW_MEETINGS=1)])
+def test_an_estimated_count_is_the_same_under_any_cap_on_its_meetings(monkeypatch, caps):
+    """What lets the counting reuse an estimate made with no cap on the meetings where a cap is
+    asked (``SpacingCounts.search``): a search estimated with none (estimated at once, or after a
+    join of more than ``FEW_MEETINGS``) is estimated alike (count, draws, sample) with a cap of 0,
+    1, 5 or a thousand meetings; the control: a search that came out exact is not under a cap of 0."""
+    for name, value in caps.items():
+        monkeypatch.setattr(levels, name, value)
+    draw = lambda s: s.sample(30, np.random.default_rng(1)).tolist()  # noqa: E731
+    estimated = exact = exact_changed = 0
+    for seed in range(30):
+        feats, target = instance(500 + seed, n_min=3, n_max=6, rows=7, value=3, fields=3)
+        free = search(feats, target, salt=seed)
+        if not free.count:
+            continue
+        if free.exact:
+            exact += 1
+            exact_changed += not search(feats, target, salt=seed, max_meetings=0).exact
+            continue
+        estimated += 1
+        for cap in (0, 1, 5, 1000):
+            capped = search(feats, target, salt=seed, max_meetings=cap)
+            assert (capped.exact, capped.loose, capped.count, capped.draws) == (False, free.loose, free.count, free.draws)
+            assert draw(capped) == draw(free)
+    assert estimated >= 5 and exact_changed == exact
+
+
 def test_an_estimated_search_refuses_to_list():
     feats, target = instance(3, n_min=4, n_max=6, rows=7, value=3, fields=3)
     with pytest.raises(ValueError, match="cannot list"):

@@ -78,6 +78,7 @@ class SpacingCounts:
         self._shared: dict[tuple, object] = {}  # the searches' distinct rows of those slots; see TupleSearch
         self._is_probe: dict[str, bool] = {}
         self._listings: dict[tuple, np.ndarray] = {}  # (spacing, factorizable answers) -> its tuples, listed
+        self._estimated: tuple | None = None  # the latest estimated level search and its key; see search
 
     def refresh(self, state: State) -> Count:
         """Count the phrases of each spacing, most likely first.
@@ -140,6 +141,7 @@ class SpacingCounts:
         live = weights > 0
         state = replace(state, lengths=state.lengths[live], weights=weights[live])
         searches = [done[i] for i in sorted(done) if done[i].count]
+        self._estimated = None  # (its levels can take hundreds of megabytes)
         return Count(searches, total, int(np.ceil(rest)) if len(pending) else 0, state, drawn_out)
 
     def search(self, state: State, lengths: np.ndarray, max_meetings: float = np.inf) -> Search:
@@ -153,10 +155,19 @@ class SpacingCounts:
             listed = self._carried(spacing, answers)
             if listed is not None:
                 return ListedSearch(listed, lengths, slots)
+            # an estimate is kept for the count that may follow it under the same answers (the end
+            # game, its listing short of the secret, searches the spacings left and counts them all
+            # again at the first estimate: six words of 20,000 built the same levels twice, 4-8 s);
+            # it is the same search under any cap on the meetings (only an exact count holds them)
+            key = (spacing, answers, len(state.observations))
+            if self._estimated is not None and self._estimated[0] == key:
+                return self._estimated[1]
             search = LevelSearch(fields.slots, fields.target, slot_words=slots, lengths=lengths,
                                  salt=len(state.observations), max_meetings=max_meetings)
             if search.exact and search.count <= CARRY_BELOW:
                 self._listings[(spacing, answers)] = search.all()
+            elif not search.exact:
+                self._estimated = (key, search)
         return search
 
     def _carried(self, spacing: tuple, answers: tuple) -> np.ndarray | None:
