@@ -9,7 +9,7 @@ from hbs.core.games import PhraseGame
 from hbs.strategies.phrases import counting, levels
 from hbs.strategies.phrases.passphrase import PhraseBreaker
 
-from tests.strategies.phrases.test_listed_search import WORDS
+from test_listed_search import WORDS  # (a test's folder is on sys.path: pytest's default imports)
 
 
 def test_an_estimate_is_built_once_for_the_same_answers_and_anew_after_a_count(monkeypatch):
