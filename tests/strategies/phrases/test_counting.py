@@ -15,7 +15,7 @@ from test_listed_search import WORDS  # (a test's folder is on sys.path: pytest'
 def test_an_estimate_is_built_once_for_the_same_answers_and_anew_after_a_count(monkeypatch):
     """The end game that searches the spacings its listing left out, finds one estimated and counts
     them all again gets that search back rather than building its levels twice (six words of
-    20,000: 4-8 s a guess): the same search for the same spacing and answers under another cap on
+    20,000: 4-5 s a guess): the same search for the same spacing and answers under another cap on
     the meetings (see test_levels: it is the same search), built anew for another spacing, after
     another answer and once a count has run (which lets it go); the control: without the reuse
     every call builds one."""

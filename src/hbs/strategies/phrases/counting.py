@@ -157,7 +157,7 @@ class SpacingCounts:
                 return ListedSearch(listed, lengths, slots)
             # an estimate is kept for the count that may follow it under the same answers (the end
             # game, its listing short of the secret, searches the spacings left and counts them all
-            # again at the first estimate: six words of 20,000 built the same levels twice, 4-8 s);
+            # again at the first estimate: six words of 20,000 built the same levels twice, 4-5 s);
             # it is the same search under any cap on the meetings (only an exact count holds them)
             key = (spacing, answers, len(state.observations))
             if self._estimated is not None and self._estimated[0] == key:
