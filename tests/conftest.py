@@ -17,6 +17,15 @@ def _scoreboard(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture
+def batches_grow(monkeypatch) -> None:
+    """A worker's batch of games doubles after every turn, however long the guesses take (it grows
+    only while they take under ``BATCH_FAST`` each: on a slow machine a test of batches saw none)."""
+    from hbs.arena import contestant
+
+    monkeypatch.setattr(contestant, "BATCH_FAST", float("inf"))
+
+
+@pytest.fixture
 def root() -> Path:
     return ROOT
 

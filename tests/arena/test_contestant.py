@@ -26,7 +26,7 @@ def plan_for(source):
     return confinement.plan(mechanism, source, None, 4096)
 
 
-def test_several_games_at_once_give_the_guesses_of_one_at_a_time(monkeypatch):
+def test_several_games_at_once_give_the_guesses_of_one_at_a_time(monkeypatch, batches_grow):
     secrets = GAME.codes()[::5]  # 260 games
     source = locate("knuth", [])
     asked = []
@@ -110,7 +110,7 @@ for line in sys.stdin:
 
 
 @pytest.mark.parametrize("limit", ["None", "1"], ids=["answers every history", "answers only the first"])
-def test_a_program_that_says_batch_plays_the_same_games(tmp_path, monkeypatch, limit):
+def test_a_program_that_says_batch_plays_the_same_games(tmp_path, monkeypatch, limit, batches_grow):
     folder = tmp_path / "prog"
     folder.mkdir()
     (folder / "bot.py").write_text(textwrap.dedent(PROGRAM).replace("LIMIT", limit))

@@ -106,7 +106,8 @@ def talker(tmp_path, request):
     return tmp_path
 
 
-def test_what_a_bot_says_is_kept_where_its_game_failed(talker):
+def test_what_a_bot_says_is_kept_where_its_game_failed(talker, batches_grow):
+    # (batches_grow: on a slow machine the batch had stayed at one game, 3456's log its own lines only)
     replays = talker / "r.jsonl"
     result = runner.invoke(app, ["run", "--bot", "talker", "--bots-dir", str(talker / "bots"), "--secrets",
                                  str(talker / "codes.txt"), "--replays", str(replays), "--workers", "1", "--verbose"])
