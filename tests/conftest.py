@@ -41,3 +41,11 @@ from hypothesis import settings  # noqa: E402
 # The first call of a numba kernel compiles it (or loads the cache): no per-example deadline.
 settings.register_profile("hbs", deadline=None)
 settings.load_profile("hbs")
+
+
+def pytest_collection_modifyitems(items):
+    """Under ``-n`` (pytest-xdist), the Ray tests share one worker: two clusters on this machine at
+    once would contend for its ports and its two cores."""
+    for item in items:
+        if item.get_closest_marker("ray"):
+            item.add_marker(pytest.mark.xdist_group("ray"))
