@@ -43,9 +43,19 @@ settings.register_profile("hbs", deadline=None)
 settings.load_profile("hbs")
 
 
+#: Tests that share one process under ``-n`` (pytest-xdist), by file: the in-process numba kernels
+#: compile into the source tree's cache, and two processes starting on a cold cache both compiled
+#: them, each on a core (a clean clone's suite: 903 s, against 671 with those kernels cached); the
+#: optimal bot's 4x6 strategy is searched once (40 s on both cores) and saved for the tests after it.
+SHARED_PROCESS = {"tests/strategies/phrases/": "phrase kernels", "tests/bots/test_optimal.py": "optimal search"}
+
+
 def pytest_collection_modifyitems(items):
-    """Under ``-n`` (pytest-xdist), the Ray tests share one worker: two clusters on this machine at
-    once would contend for its ports and its two cores."""
+    """Under ``-n``, the Ray tests share one process (two clusters on this machine at once would
+    contend for its ports and its two cores), and so do the files of ``SHARED_PROCESS``."""
     for item in items:
-        if item.get_closest_marker("ray"):
-            item.add_marker(pytest.mark.xdist_group("ray"))
+        path = Path(item.fspath).relative_to(ROOT).as_posix()
+        group = "ray" if item.get_closest_marker("ray") else next(
+            (g for prefix, g in SHARED_PROCESS.items() if path.startswith(prefix)), None)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))

@@ -118,9 +118,7 @@ def run_json(*args: str) -> dict:
     return json.loads(result.stdout)
 
 
-# Koyama and Lai 1993: 5625 in all (max 6); 5626 when no code may take a sixth guess.  The search
-# (40 s from a cold cache) saves its strategy in the bot's cache: the tests of 4x6 share one process.
-@pytest.mark.xdist_group("optimal-4x6")
+# Koyama and Lai 1993: 5625 in all (max 6); 5626 when no code may take a sixth guess.
 @pytest.mark.parametrize("options, total, worst", [
     ([], 5625, 6), pytest.param(["--bot-option", "max_depth=5"], 5626, 5, marks=pytest.mark.slow)])
 def test_published_optimum_through_hbs_run(tmp_path, options, total, worst):
@@ -144,7 +142,6 @@ def test_max_depth_no_strategy_meets_is_one_line_exit_2():
     assert len(result.output.strip().splitlines()) == 1
 
 
-@pytest.mark.xdist_group("optimal-4x6")
 def test_hbs_tree_writes_the_optimal_tree(tmp_path):
     out = tmp_path / "optimal.json"
     result = runner.invoke(app, ["tree", "--bot", "optimal", "--json", "--out", str(out)])
