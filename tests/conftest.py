@@ -47,9 +47,10 @@ settings.load_profile("hbs")
 #: compile into the source tree's cache, and two processes starting on a cold cache both compiled
 #: them, each on a core (a clean clone's suite: 903 s, against 671 with those kernels cached); the
 #: optimal bot's 4x6 strategy is searched once (40 s on both cores) and saved for the tests after it.
-SHARED_PROCESS = {"tests/strategies/phrases/": "phrase kernels", "tests/bots/test_optimal.py": "optimal search"}
+SHARED_PROCESS = {"tests/strategies/phrases/": "phrase-kernels", "tests/bots/test_optimal.py": "optimal-search"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups into the tests' ids
 def pytest_collection_modifyitems(items):
     """Under ``-n``, the Ray tests share one process (two clusters on this machine at once would
     contend for its ports and its two cores), and so do the files of ``SHARED_PROCESS``."""
