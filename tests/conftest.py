@@ -44,9 +44,8 @@ settings.load_profile("hbs")
 
 
 #: Tests that share one process under ``-n`` (pytest-xdist), by file: the in-process numba kernels
-#: compile into the source tree's cache, and two processes starting on a cold cache both compiled
-#: them, each on a core (a clean clone's suite: 903 s, against 671 with those kernels cached); the
-#: optimal bot's 4x6 strategy is searched once (40 s on both cores) and saved for the tests after it.
+#: compile into the source tree's cache once (two processes on a cold cache each compiled them, on
+#: a core each), and the optimal bot's 4x6 strategy is searched once and saved for the tests after it.
 SHARED_PROCESS = {"tests/strategies/phrases/": "phrase-kernels", "tests/bots/test_optimal.py": "optimal-search"}
 
 
@@ -55,7 +54,7 @@ def pytest_collection_modifyitems(items):
     """Under ``-n``, the Ray tests share one process (two clusters on this machine at once would
     contend for its ports and its two cores), and so do the files of ``SHARED_PROCESS``."""
     for item in items:
-        path = Path(item.fspath).relative_to(ROOT).as_posix()
+        path = item.path.relative_to(ROOT).as_posix() if item.path.is_relative_to(ROOT) else ""
         group = "ray" if item.get_closest_marker("ray") else next(
             (g for prefix, g in SHARED_PROCESS.items() if path.startswith(prefix)), None)
         if group:
