@@ -43,19 +43,25 @@ settings.register_profile("hbs", deadline=None)
 settings.load_profile("hbs")
 
 
-#: Tests that share one process under ``-n`` (pytest-xdist), by file: the in-process numba kernels
-#: compile into the source tree's cache once (two processes on a cold cache each compiled them, on
-#: a core each), and the optimal bot's 4x6 strategy is searched once and saved for the tests after it.
-SHARED_PROCESS = {"tests/strategies/phrases/": "phrase-kernels", "tests/bots/test_optimal.py": "optimal-search"}
+#: Tests that share one process under ``-n`` (pytest-xdist), by path: two Ray clusters on this
+#: machine at once would contend for its ports and its two cores; the in-process numba kernels
+#: compile into the source tree's cache once (two processes on a cold cache each compiled them, on a
+#: core each); the optimal bot's kernels compile into its cache, and its 4x6 strategy is searched
+#: and saved, once for the tests after them.
+SHARED_PROCESS = {"tests/integration/test_ray": "ray", "tests/strategies/phrases/": "phrase-kernels",
+                  "tests/bots/test_optimal.py": "optimal-search"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups into the tests' ids
-def pytest_collection_modifyitems(items):
-    """Under ``-n``, the Ray tests share one process (two clusters on this machine at once would
-    contend for its ports and its two cores), and so do the files of ``SHARED_PROCESS``."""
-    for item in items:
-        path = item.path.relative_to(ROOT).as_posix() if item.path.is_relative_to(ROOT) else ""
-        group = "ray" if item.get_closest_marker("ray") else next(
-            (g for prefix, g in SHARED_PROCESS.items() if path.startswith(prefix)), None)
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with the groups of ``SHARED_PROCESS``, read from the tests' paths.  Not
+    ``xdist_group`` marks: xdist passes those to its scheduler by renaming the tests, which pytest 9.2
+    no longer lets it do (pytest-xdist issue 1386: every test scheduled alone, without a word)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedProcesses(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return next((g for prefix, g in SHARED_PROCESS.items() if nodeid.startswith(prefix)), nodeid)
+
+    return SharedProcesses(config, log)
