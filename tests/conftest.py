@@ -46,10 +46,11 @@ settings.load_profile("hbs")
 #: Tests that share one process under ``-n`` (pytest-xdist), by path: two Ray clusters on this
 #: machine at once would contend for its ports and its two cores; the in-process numba kernels
 #: compile into the source tree's cache once (two processes on a cold cache each compiled them, on a
-#: core each); the optimal bot's kernels compile into its cache, and its 4x6 strategy is searched
-#: and saved, once for the tests after them.
+#: core each); the phrase bot's level-search kernels compile into its cache (five and six words
+#: through ``hbs run``), and the optimal bot's, and its 4x6 strategy is searched and saved, once
+#: for the tests after them.
 SHARED_PROCESS = {"tests/integration/test_ray": "ray", "tests/strategies/phrases/": "phrase-kernels",
-                  "tests/bots/test_optimal.py": "optimal-search"}
+                  "tests/cli/test_phrase_schemes.py": "phrase-bot", "tests/bots/test_optimal.py": "optimal-search"}
 
 
 def pytest_xdist_make_scheduler(config, log):
