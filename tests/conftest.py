@@ -53,6 +53,7 @@ SHARED_PROCESS = {"tests/integration/test_ray": "ray", "tests/strategies/phrases
                   "tests/cli/test_phrase_schemes.py": "phrase-bot", "tests/bots/test_optimal.py": "optimal-search"}
 
 
+@pytest.hookimpl(optionalhook=True)  # (a hook of xdist's: pytest without it runs the suite too)
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadgroup`` with the groups of ``SHARED_PROCESS``, read from the tests' paths.  Not
     ``xdist_group`` marks: xdist passes those to its scheduler by renaming the tests, which pytest 9.2
