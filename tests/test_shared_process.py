@@ -1,0 +1,26 @@
+"""The suite's own scheduling (tests/conftest.py): the tests of a ``SHARED_PROCESS`` group run in one
+process under ``-n``.  It went silently wrong twice (a hook run after xdist's; pytest 9.2 dropping
+xdist's group marks), each time costing minutes of compile done twice at once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import ROOT, SHARED_PROCESS
+
+GROUPED = "tests/strategies/phrases/test_phrase_pieces.py"
+
+
+def workers_of(dist: str) -> set[str]:
+    """The pytest-xdist workers that ran ``GROUPED``'s tests, two processes and ``--dist dist``."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "-v", "-p", "no:cacheprovider", "-o", "addopts=",
+                           "--dist", dist, GROUPED], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:]
+    return {line.split()[0] for line in done.stdout.splitlines() if line.startswith("[gw") and GROUPED in line}
+
+
+def test_a_groups_tests_run_in_one_process():
+    assert any(GROUPED.startswith(prefix) for prefix in SHARED_PROCESS)
+    assert len(workers_of("loadgroup")) == 1
+    assert len(workers_of("load")) == 2  # the control: scheduled one by one, they spread over both
