@@ -1,6 +1,6 @@
 """The suite's own scheduling (tests/conftest.py): the tests of a ``SHARED_PROCESS`` group run in one
-process under ``-n``.  It went silently wrong twice (a hook run after xdist's; pytest 9.2 dropping
-xdist's group marks), each time costing minutes of compile done twice at once."""
+process under ``-n``.  Where the grouping fails, xdist says nothing and the suite still passes, only
+with the same kernels compiled in both processes at once: this test is what notices."""
 
 from __future__ import annotations
 
