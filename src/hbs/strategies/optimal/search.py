@@ -390,13 +390,21 @@ def _array(items) -> np.ndarray:
 
 
 @njit(cache=True)
+def _copy(dst, src, n):
+    """``dst[:n] = src[:n]`` as a loop: a slice copy compiles numba's shape-error messages (a second
+    of a cold start)."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
 def _fresh(hist, hlen, depth):
     """A search's own memo, candidate lists, counts and history."""
     memo = Dict.empty(key_type=_KEY, value_type=types.int64)
     lists = Dict.empty(key_type=types.int64, value_type=types.int64[::1])
     stats = np.zeros(6, dtype=np.int64)
     work = np.full(hlen + depth + 2, -1, dtype=np.int64)
-    work[:hlen] = hist[:hlen]
+    _copy(work, hist, hlen)
     return memo, lists, stats, work
 
 
@@ -445,7 +453,7 @@ def layout(subset, total, depth, hist, hlen, tables, rules, memo, lists, stats):
     limited = rules[4]
     none = np.empty(0, dtype=np.int64)
     work = np.full(hlen + depth + 2, -1, dtype=np.int64)
-    work[:hlen] = hist[:hlen]
+    _copy(work, hist, hlen)
     parents, answers = List.empty_list(types.int64), List.empty_list(types.int64)
     guesses, sizes = List.empty_list(types.int64), List.empty_list(types.int64)
     if total >= INF:
@@ -463,7 +471,7 @@ def layout(subset, total, depth, hist, hlen, tables, rules, memo, lists, stats):
         else:
             known = memo.get(_hash(here, left if limited else 0), -1)
             if known < 0 or not known & 1:  # solved within a bound only: solve it again
-                work[: path.shape[0]] = path
+                _copy(work, path, path.shape[0])
                 search(here, left, INF, work, path.shape[0], tables, rules, memo, lists, stats, none)
                 known = memo[_hash(here, left if limited else 0)]
             g = ((known >> 1) & ((1 << (_SHIFT - 1)) - 1)) - 1
@@ -473,7 +481,7 @@ def layout(subset, total, depth, hist, hlen, tables, rules, memo, lists, stats):
         sizes.append(n)
         row = matrix[g][here]
         deeper = np.empty(path.shape[0] + 1, dtype=np.int64)
-        deeper[:-1] = path
+        _copy(deeper, path, path.shape[0])
         deeper[-1] = g
         for a in range(rules[0] - 1, -1, -1):  # pushed in reverse: popped in answer order
             if a == perfect:

@@ -84,11 +84,13 @@ def design_free(secrets: np.ndarray, length: int, symbols: np.ndarray, start: np
                 score = bin_sum(trial_black, trial_total, width, hist, per_bin) / k
                 if score < best_score - 1e-12:
                     best_b, best_score = b, score
-                    kept_black[:] = trial_black
-                    kept_total[:] = trial_total
+                    for s in range(k):
+                        kept_black[s] = trial_black[s]
+                        kept_total[s] = trial_total[s]
             if best_b >= 0:
-                black[:] = kept_black
-                total[:] = kept_total
+                for s in range(k):
+                    black[s] = kept_black[s]
+                    total[s] = kept_total[s]
                 gcount[old] -= 1
                 gcount[best_b] += 1
                 guess[i] = best_b

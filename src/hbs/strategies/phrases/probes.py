@@ -235,6 +235,19 @@ def _position_scores(base: np.ndarray, total: np.ndarray, by_char: np.ndarray, c
 
 
 @njit(cache=True)
+def _most_letters(counts: np.ndarray) -> int:
+    """The most letters of any row of ``counts`` (a loop: ``sum(axis=1)`` compiles numba's
+    axis-error messages, seconds of a cold start)."""
+    most = 0
+    for r in range(counts.shape[0]):
+        row = 0
+        for c in range(counts.shape[1]):
+            row += counts[r, c]
+        most = max(most, row)
+    return most
+
+
+@njit(cache=True)
 def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, passes: int
                  ) -> tuple[np.ndarray, np.ndarray, float]:
     """The probe most informative about a sample of phrases of one length.
@@ -253,8 +266,9 @@ def design_probe(chars: np.ndarray, counts: np.ndarray, usable: np.ndarray, pass
     chosen = np.zeros(space, dtype=np.bool_)
     black = np.zeros(k, dtype=np.int64)
     total = np.zeros(k, dtype=np.int64)
-    hist = np.zeros((width + 1) * (counts.sum(axis=1).max() + width + 2), dtype=np.int64)
-    tw = counts.sum(axis=1).max() + 1
+    most = _most_letters(counts)
+    hist = np.zeros((width + 1) * (most + width + 2), dtype=np.int64)
+    tw = most + 1
     nlogn = _nlogn(k)
     order, first = _by_position(chars, space)
     best = 0.0

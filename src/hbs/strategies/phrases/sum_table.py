@@ -28,7 +28,10 @@ START_ROWS = 1 << 20
 def _grown(rows: np.ndarray, n: int) -> np.ndarray:
     """``rows`` with twice the room, its first ``n`` rows kept."""
     out = np.empty((2 * rows.shape[0],) + rows.shape[1:], dtype=rows.dtype)
-    out[:n] = rows[:n]
+    per_row = rows.size // rows.shape[0] if rows.shape[0] else 0
+    src, dst = rows.reshape(rows.size), out.reshape(out.size)
+    for i in range(n * per_row):  # element by element: a slice copy compiles numba's shape-error messages
+        dst[i] = src[i]
     return out
 
 
