@@ -84,7 +84,7 @@ def design_free(secrets: np.ndarray, length: int, symbols: np.ndarray, start: np
                 score = bin_sum(trial_black, trial_total, width, hist, per_bin) / k
                 if score < best_score - 1e-12:
                     best_b, best_score = b, score
-                    for s in range(k):
+                    for s in range(k):  # (not a slice copy: see sum_table._grown)
                         kept_black[s] = trial_black[s]
                         kept_total[s] = trial_total[s]
             if best_b >= 0:
