@@ -10,7 +10,7 @@ single phrase, about 1.5 for two, and then roughly one more guess per 4-6 bits.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from hbs.core.feedback import byte_counts, string_answer
 
@@ -30,7 +30,7 @@ def _cost(m: float, knots: np.ndarray) -> float:
     return knots[-1, 1]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)  # (not parallel: a few milliseconds a call, and a parallel loop costs 3 s of a cold compile)
 def expected_costs(
     guesses: np.ndarray, guess_lengths: np.ndarray, secrets: np.ndarray, secret_lengths: np.ndarray,
     population: int, knots: np.ndarray,
@@ -44,7 +44,7 @@ def expected_costs(
     # (zeroing 65,536 bins a guess would be most of this kernel's time)
     width = min(ANSWER_WIDTH, int(secret_lengths.max()) + 1) if k else 1
     out = np.empty(n_guess, dtype=np.float64)
-    for g in prange(n_guess):
+    for g in range(n_guess):
         hist = np.zeros(width * width, dtype=np.int64)
         codes = np.empty(k, dtype=np.int64)
         used = np.zeros(256, dtype=np.int64)
