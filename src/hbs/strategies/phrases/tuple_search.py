@@ -191,10 +191,10 @@ def left_matches(
     Returns ``int32[E, 2]`` row indices and ``int64[E]`` the matching group of the table.
     """
     words = target.shape[0]
-    if n_left == 0:
-        out_t = np.zeros((1, 2), dtype=np.int32)
-        out_g = np.full(1, _lookup(table, unique_keys, target), dtype=np.int64)
-        return out_t[out_g >= 0], out_g[out_g >= 0]
+    if n_left == 0:  # (no boolean mask: indexing by one compiles a good second of numba's machinery)
+        group = _lookup(table, unique_keys, target)
+        found = 1 if group >= 0 else 0
+        return np.zeros((found, 2), dtype=np.int32), np.full(found, group, dtype=np.int64)
     cap = max(1, min(pa.shape[0] * (pb.shape[0] if n_left == 2 else 1), start_rows))
     out_t = np.empty((cap, 2), dtype=np.int32)  # _match writes both columns (zeroing all rows cost a tenth)
     out_g = np.empty(cap, dtype=np.int64)
