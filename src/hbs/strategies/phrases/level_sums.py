@@ -13,7 +13,6 @@ import numpy as np
 from numba import njit
 
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, _residual
-from hbs.strategies.phrases.rows import permuted, places
 from hbs.strategies.phrases.sum_table import _grown, _hash, build_table
 
 
@@ -144,33 +143,17 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
             max_sums: float = np.inf, table: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray] | None:
     """The next level: distinct sums ``p + d`` (a sum of the level below, a distinct row of the slot)
     with ``low <= sum <= high`` in every field, and the tuples behind each
-    (``sum of prev_counts[p] * d_sizes[d]``), in the order of their first ``(p, d)``.  Returns keys,
-    counts, their hash table and each sum's first step ``p * len(d_keys) + d`` (ascending), or None
-    as soon as the level holds, or is on course to hold, over ``max_sums`` sums (see
-    ``_by_buckets``).  (``bucket_steps``: see ``BUCKET_STEPS``; ``table`` False: None for the
-    table, built where it is looked up.)"""
+    (``sum of prev_counts[p] * d_sizes[d]``), bucket by bucket.  Returns keys, counts, their hash
+    table and each sum's first step ``p * len(d_keys) + d``, or None as soon as the level holds, or
+    is on course to hold, over ``max_sums`` sums (see ``_by_buckets``).  (``bucket_steps``: see
+    ``BUCKET_STEPS``; ``table`` False: None for the table, built where it is looked up.)  The sums
+    stay in the buckets' order, a function of the level's rows and bounds alone: putting them back
+    in first-seen order (two counting sorts and three gathers of millions of rows) was a sixth of a
+    slow five-word guess, and nothing reads a level in order."""
     keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
     if not whole:
         return None
-    # the first-seen order by counting sorts (numpy's argsort took 3.5 times as long), each row
-    # written to its place (see ``rows.permuted``); each array is let go as soon as it is used (the
-    # largest levels take gigabytes)
-    place = places(_first_order(firsts, d_keys.shape[0], prev_keys.shape[0]))
-    firsts = permuted(firsts, place)
-    keys = permuted(keys, place)
-    counts = permuted(counts, place)
-    del place
     return keys, counts, build_table(keys) if table else None, firsts
-
-
-@njit(cache=True, nogil=True)
-def _first_order(firsts: np.ndarray, nd: int, n_prev: int) -> np.ndarray:
-    """``np.argsort(firsts)`` of distinct steps ``p * nd + d`` (``p < n_prev``, ``d < nd``): two
-    stable counting sorts, by ``d`` then by ``p`` (numpy's sort of millions of steps took a sixth
-    of a five-word guess)."""
-    n = firsts.shape[0]
-    by_d = _counting(firsts % nd, np.arange(n), nd)
-    return _counting(firsts[by_d] // nd, by_d, n_prev)
 
 
 @njit(cache=True, nogil=True)
