@@ -56,7 +56,7 @@ class PhraseBreaker:
         self._levels = searcher is LevelSearch
         s = self.settings
         self._sample_size = s.sample if s.sample is not None else (1500 if self._levels else 3000)
-        self._passes = s.passes if s.passes is not None else (5 if self.n >= 6 else 3)
+        self._passes = s.passes if s.passes is not None else (5 if self.n >= 6 or self.n == 2 else 3)
         self.alphabet = Alphabet(game.words)
         self.letters = self.alphabet.size
         self.words = tuple(self.alphabet.inward(w) for w in game.words)  # internal letters, see alphabet.py
