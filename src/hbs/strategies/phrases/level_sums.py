@@ -149,7 +149,7 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     ``BUCKET_STEPS``; ``table`` False: None for the table, built where it is looked up.)  The sums
     stay in the buckets' order, a function of the level's rows and bounds alone: putting them back
     in first-seen order (two counting sorts and three gathers of millions of rows) was a sixth of a
-    slow five-word guess, and nothing reads a level in order."""
+    slow five-word guess, and the order decides only which sums an estimate's uniforms draw."""
     keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
     if not whole:
         return None
@@ -166,17 +166,6 @@ def starts(keys: np.ndarray, radix: int) -> np.ndarray:
     for k in range(radix):
         at[k + 1] += at[k]
     return at
-
-
-@njit(cache=True, nogil=True)
-def _counting(keys: np.ndarray, items: np.ndarray, radix: int) -> np.ndarray:
-    """``items`` stably sorted by ``keys`` (each in ``0..radix-1``)."""
-    at = starts(keys, radix)
-    out = np.empty(items.shape[0], dtype=np.int64)
-    for i in range(items.shape[0]):
-        out[at[keys[i]]] = items[i]
-        at[keys[i]] += 1
-    return out
 
 
 @njit(cache=True, nogil=True)
