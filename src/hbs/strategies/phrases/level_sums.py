@@ -72,11 +72,7 @@ def _grouped(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, chosen: np.n
     for i in range(rows.shape[0]):
         for c in range(chosen.shape[0]):
             number[i] += (_field(keys[rows[i]], chosen[c]) - least[chosen[c]]) * place[c]
-    first = np.zeros(buckets + 1, dtype=np.int64)
-    for v in number:
-        first[v + 1] += 1
-    for v in range(buckets):
-        first[v + 1] += first[v]
+    first = starts(number, buckets)
     at = first[:-1].copy()  # (a counting sort)
     order = np.empty(rows.shape[0], dtype=np.int64)
     for i in range(rows.shape[0]):
