@@ -145,3 +145,40 @@ def test_the_predicted_steps_are_the_joins_own_where_every_pair_is_sampled(seed)
     capped = meeting.meet(*args, max_steps=steps, bucket_sums=4, plain_below=0)
     assert capped[3] and all(np.array_equal(x, y) for x, y in zip(capped[:3], whole[:3]))
 
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 3))
+def test_a_sample_of_every_pair_counts_the_meetings(seed):
+    """Where there are at most ``MEETING_PAIRS`` (left, middle) pairs each is looked up once: the
+    hits are the join's meetings (brute force), and the join is called over a cap just when they
+    are over ``OVER_BY`` times it (and at least ``OVER_HITS``)."""
+    a, d, b, target = sides(seed)
+    assert len(a) * len(d) <= meeting.MEETING_PAIRS
+    brute = sum((a[i] + d[j] + b[k] == target).all() for i in range(len(a)) for j in range(len(d)) for k in range(len(b)))
+    keys = packed(a), packed(d), packed(b)
+    table, goal = build_table(keys[2]), packed(target[None])[0]
+    assert meeting._sampled_meetings(*keys, table, goal, len(a) * len(d)) == brute
+    for cap in (0, 1, (brute - 1) / meeting.OVER_BY, brute / meeting.OVER_BY, brute):
+        over = brute >= meeting.OVER_HITS and brute > meeting.OVER_BY * cap
+        assert meeting.meets_over(*keys, table, goal, cap) == over
+
+
+def test_a_join_far_over_its_cap_is_told_from_a_sample():
+    """Hundreds of thousands of meetings over a million pairs, 16,384 of them looked up: a cap of a
+    tenth of the meetings is called over (and the join capped there is indeed cut short), a cap at
+    a third of them or more is not (the join runs: a join within its cap is never skipped)."""
+    rng = np.random.default_rng(3)
+    grid = np.array(list(itertools.product(range(5), repeat=5)))
+    a = np.c_[grid, np.full(len(grid), 3)][rng.permutation(len(grid))]
+    d = np.array([[x, y, 0, 0, 0, k] for x in range(3) for y in range(2) for k in range(61)])
+    b = np.array([list(row) + [k] for row in grid for k in range(61)])
+    b = b[rng.permutation(len(b))][rng.random(len(b)) < 0.7]
+    keys = packed(a), packed(d), packed(b)
+    table, goal = build_table(keys[2]), packed(np.array([[4, 4, 4, 4, 4, 60]]))[0]
+    whole = meeting.meet(*keys, table, goal)
+    meetings = len(whole[0])
+    assert whole[3] and len(a) * len(d) > 50 * meeting.MEETING_PAIRS and meetings > 100_000
+    assert meeting.meets_over(*keys, table, goal, meetings / 10)
+    assert not meeting.meet(*keys, table, goal, meetings / 10)[3]
+    for cap in (meetings / 3, meetings):
+        assert not meeting.meets_over(*keys, table, goal, cap)

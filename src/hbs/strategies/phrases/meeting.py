@@ -42,6 +42,11 @@ FILTER_BITS = 32
 PLAIN_BELOW, PLAIN_STEPS = 1 << 14, 4
 #: (left sum, middle sum) pairs the join's steps are predicted from (within 10% on those 15 joins).
 PREDICT_PAIRS = 4096
+#: (left sum, middle sum) pairs :func:`meets_over` looks up, and by how many times their meetings,
+#: scaled to all the pairs, must be over the cap (with at least ``OVER_HITS`` pairs met).  At the
+#: cap a sample meets about ``MEETING_PAIRS * cap / pairs`` times (8 for 2·10^8 pairs and a cap of
+#: 10^5): a join within its cap is called over with odds under 10^-9.
+MEETING_PAIRS, OVER_BY, OVER_HITS = 1 << 14, 4, 8
 
 
 def _splitmix64(n: int) -> np.ndarray:
@@ -226,6 +231,44 @@ def _gcd(a: int, b: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _stride(pairs: int) -> int:
+    """A golden-ratio stride over ``pairs`` (left sum, middle sum) pairs, prime to them: every pair
+    once in ``pairs`` strides, and neither part repeats in step with the other."""
+    stride = max(1, int(0.6180339887 * pairs))
+    while _gcd(stride, pairs) != 1:
+        stride -= 1
+    return stride
+
+
+@njit(cache=True, nogil=True)
+def _sampled_meetings(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
+                      target: np.ndarray, samples: int) -> int:
+    """How many of ``samples`` (left sum, middle sum) pairs, spread by ``_stride``, meet a right sum."""
+    pairs, hits = a_keys.shape[0] * d_keys.shape[0], 0
+    r1, r2 = np.empty(target.shape[0], dtype=np.uint64), np.empty(target.shape[0], dtype=np.uint64)
+    stride = _stride(pairs)
+    for k in range(samples):
+        p = (k * stride) % pairs
+        a, d = p // d_keys.shape[0], p % d_keys.shape[0]
+        if _residual(target, a_keys[a], r1) and _residual(r1, d_keys[d], r2) and _lookup(b_table, b_keys, r2) >= 0:
+            hits += 1
+    return hits
+
+
+def meets_over(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray, target: np.ndarray,
+               max_meetings: float) -> bool:
+    """Whether the join of these sums surely finds over ``max_meetings`` meetings: the share of
+    ``MEETING_PAIRS`` pairs looked up in ``b_table`` (``b_keys``' table) that meet, scaled to all
+    the pairs, is over ``OVER_BY`` times that: a join capped there would be cut short."""
+    pairs = len(a_keys) * len(d_keys)
+    samples = min(MEETING_PAIRS, pairs)
+    if not samples:
+        return False
+    hits = _sampled_meetings(a_keys, d_keys, b_keys, b_table, target, samples)
+    return hits >= OVER_HITS and hits * float(pairs) > OVER_BY * max_meetings * samples
+
+
+@njit(cache=True, nogil=True)
 def _predicted_steps(a_keys: np.ndarray, a_first: np.ndarray, d_keys: np.ndarray, b_first: np.ndarray,
                      target: np.ndarray, chosen: np.ndarray, place: np.ndarray, radix: np.ndarray,
                      b_least: np.ndarray) -> float:
@@ -237,9 +280,7 @@ def _predicted_steps(a_keys: np.ndarray, a_first: np.ndarray, d_keys: np.ndarray
     for g in range(a_first.shape[0] - 1):
         held += a_first[g + 1] > a_first[g]
     pairs, hits = a_keys.shape[0] * d_keys.shape[0], 0
-    stride = max(1, int(0.6180339887 * pairs))  # (a stride prime to the pairs: every pair once in ``pairs``)
-    while _gcd(stride, pairs) != 1:
-        stride -= 1
+    stride = _stride(pairs)
     for k in range(PREDICT_PAIRS):
         p = (k * stride) % pairs
         a, d = p // d_keys.shape[0], p % d_keys.shape[0]
