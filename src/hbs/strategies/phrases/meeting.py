@@ -161,8 +161,10 @@ def _group_join(lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: n
     returns how many are written, the middle sum it stopped at, short of room or over
     ``max_steps`` (``d_keys``' length when done), and the steps taken, counted from ``steps``.
     (A kernel that never replaces an array: see ``level_sums._bucket``; ``r1``, ``r2``, ``rest``:
-    scratch, the two residuals and the target's chosen fields less the group's.)"""
+    scratch, the two residuals and the target's chosen fields less the group's.  The left sums
+    whose rest passes a bucket's filter are found in a loop without a branch, then looked up.)"""
     words, n_chosen = target.shape[0], chosen.shape[0]
+    kept = np.empty(hi - lo, dtype=np.int64)
     for c in range(n_chosen):
         rest[c] = _field(target, chosen[c]) - _field(a_sorted[lo], chosen[c]) - b_least[chosen[c]]
     for d in range(d_from, d_keys.shape[0]):
@@ -183,11 +185,14 @@ def _group_join(lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: n
         steps += hi - lo
         base, start, mask, fo = t_hash - d_hashes[d], meta[v, 0], np.uint64(meta[v, 1] - 1), meta[v, 2]
         sh, fsh = np.uint64(meta[v, 3] & 0xFF), np.uint64(meta[v, 3] >> 8)
+        passed = 0  # the left sums whose rest passes the filter, without a branch (then those alone)
         for i in range(lo, hi):
+            bit = (base - a_hashes[i]) >> fsh
+            kept[passed] = i
+            passed += np.int64((filt[fo + (bit >> np.uint64(6))] >> (bit & np.uint64(63))) & np.uint64(1))
+        for c in range(passed):
+            i = kept[c]
             h = base - a_hashes[i]
-            bit = h >> fsh
-            if not (filt[fo + (bit >> np.uint64(6))] >> (bit & np.uint64(63))) & np.uint64(1):
-                continue
             slot = h >> sh
             while True:
                 g = tables[start + slot]
