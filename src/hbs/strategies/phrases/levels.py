@@ -280,7 +280,7 @@ class LevelSearch:
         few = budget < work <= few_budget  # counted exactly only if few fit, soon (see FEW_BUDGET)
         if work > budget and not few and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
-        right = self._right  # (its top level's table: built if a join of it whole asks for it)
+        right = self._right  # (its top level's table: built if a join of it whole or meets_over asks for it)
         sides = self._left.keys[-1], self._mid.keys[-1], right.keys[-1], lambda: right.table(-1), target
         if few and meets_over(self._left.keys[-1], self._mid.keys[-1], right.keys[-1], right.table(-1), target,
                               min(max_meetings, FEW_MEETINGS)):

@@ -9,7 +9,8 @@ and a middle sum the rest's bucket is known (a *step*), and the group's lookups 
 to that one bucket, in cache.  The hash is *linear* (the packed words times constants, added), so
 the rest's hash is the target's less the two sums' hashes, each computed once: a lookup is a
 subtraction and a bit of the bucket's filter, and only the few that pass it read the table.  The
-join's steps are predicted from a sample of pairs before it starts, and a caller may cap them.
+join's steps are predicted from a sample of pairs before it starts, and a caller may cap them;
+another sample tells a join that would find far more meetings than its cap (:func:`meets_over`).
 The meetings come out in the plain join's order (left sum, then middle sum).
 """
 
