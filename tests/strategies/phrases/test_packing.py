@@ -19,8 +19,8 @@ from hbs.strategies.phrases.tuple_search import TupleSearch
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 4), st.integers(0, 27), st.integers(0, 2**32 - 1))
 def test_pack_puts_field_f_in_byte_f_mod_8_of_word_f_div_8(rows, fields, seed):
-    """Against the definition, in Python integers: field ``f`` of a row is ``f % 8``'th byte (from
-    the lowest) of word ``f // 8``; at least one word, the rest zero."""
+    """Against the definition, in Python integers: field ``f`` of a row is byte ``f % 8`` (from the
+    lowest) of word ``f // 8``; at least one word, the bytes past the fields zero."""
     features = np.random.default_rng(seed).integers(0, MAX_FIELD + 1, (rows, fields)).astype(np.uint8)
     words = max(1, -(-fields // 8))
     expected = [[sum(int(row[f]) << 8 * (f % 8) for f in range(fields) if f // 8 == w) for w in range(words)]
