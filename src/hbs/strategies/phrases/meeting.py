@@ -47,9 +47,12 @@ _PASS_ALL = np.array([np.iinfo(np.uint64).max, 58], dtype=np.uint64)
 PREDICT_PAIRS = 4096
 #: (left sum, middle sum) pairs :func:`meets_over` looks up, and by how many times their meetings,
 #: scaled to all the pairs, must be over the cap (with at least ``OVER_HITS`` pairs met).  At the
-#: cap a sample meets about ``MEETING_PAIRS * cap / pairs`` times (8 for 2·10^8 pairs and a cap of
-#: 10^5): a join within its cap is called over with odds under 10^-9.
-MEETING_PAIRS, OVER_BY, OVER_HITS = 1 << 14, 4, 8
+#: cap a sample meets about ``MEETING_PAIRS * cap / pairs`` times (17 for 3.9·10^8 pairs and a cap
+#: of 10^5): a join at 70% of its cap is called over with odds of 3 in 10,000, at its cap 2.5%
+#: (Poisson).  With 16,384 pairs and 4 times the cap, six-word joins of 1.5-1.7 times their cap
+#: ran 1-3 s before they were cut short (their samples met 4 and 9 times; 65,536 pairs met 26 and
+#: 25 times, 1.5 and 2.4 times the cap).
+MEETING_PAIRS, OVER_BY, OVER_HITS = 1 << 16, 1.5, 8
 
 
 def _splitmix64(n: int) -> np.ndarray:
