@@ -51,6 +51,21 @@ def test_count_and_list_equal_brute_force(seed):
         assert {tuple(t) for t in found.sample(5, np.random.default_rng(seed)).tolist()} <= fit
 
 
+@pytest.mark.parametrize("seed", list(range(60)) + [200 + s for s in range(8)])
+def test_the_words_used_are_those_of_the_fitting_tuples(seed, monkeypatch):
+    """An exact count over its work budget: its words found in some fitting tuple, slot by slot,
+    against a brute force (seeds of 200 on: seven and eight slots, a middle of three or four); a
+    count within its budget and an estimate tell none."""
+    feats, target = instance(seed) if seed < 200 else instance(seed, n_min=7, n_max=8, rows=5, value=2, fields=3)
+    fit = brute(feats, target)
+    if fit:
+        assert search(feats, target).used_words() is None  # (within the budget)
+        assert search(feats, target, budget=0).used_words() is None  # (estimated)
+    monkeypatch.setattr(levels, "WORK_BUDGET", -1)
+    used = search(feats, target).used_words()
+    assert [u.tolist() for u in used] == [sorted({t[j] for t in fit}) for j in range(len(feats))]
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_the_estimate_draws_only_fitting_tuples_and_is_close(seed):
     feats, target = instance(100 + seed, n_min=3, n_max=6, rows=7, value=3, fields=3)

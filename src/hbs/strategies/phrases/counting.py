@@ -78,6 +78,7 @@ class SpacingCounts:
         self._shared: dict[tuple, object] = {}  # the searches' distinct rows of those slots; see TupleSearch
         self._is_probe: dict[str, bool] = {}
         self._listings: dict[tuple, np.ndarray] = {}  # (spacing, factorizable answers) -> its tuples, listed
+        self._used: dict[tuple, list] = {}  # (spacing, factorizable answers) -> the words found in its tuples
         self._estimated: tuple | None = None  # the latest estimated level search and its key; see search
 
     def refresh(self, state: State) -> Count:
@@ -96,7 +97,7 @@ class SpacingCounts:
         that guess, for seven guesses while the secret's lay uncounted.  Spacings with no phrase
         are dropped.
         """
-        for kept, most in ((self._kept, KEPT_SEARCHES), (self._listings, KEPT_LISTINGS)):
+        for kept, most in ((self._kept, KEPT_SEARCHES), (self._listings, KEPT_LISTINGS), (self._used, KEPT_SEARCHES)):
             for old in list(kept)[: max(0, len(kept) - most)]:  # the oldest first
                 del kept[old]
         self._packed.clear()  # slots shared by this count's spacings (their parents are kept with the searches)
@@ -162,13 +163,41 @@ class SpacingCounts:
             key = (spacing, answers, len(state.observations))
             if self._estimated is not None and self._estimated[0] == key:
                 return self._estimated[1]
+            # only the words an exact count under earlier answers found in some fitting tuple
+            used = self._used_before(spacing, answers)
+            if used is not None:
+                fields = fields._replace(slots=[s[u] for s, u in zip(fields.slots, used)])
+                slots = [w[u] for w, u in zip(slots, used)]
             search = LevelSearch(fields.slots, fields.target, slot_words=slots, lengths=lengths,
                                  salt=len(state.observations), max_meetings=max_meetings)
             if search.exact and search.count <= CARRY_BELOW:
-                self._listings[(spacing, answers)] = search.all()
-            elif not search.exact:
+                listed = search.all()
+                if used is not None:  # (positions among the class's words)
+                    listed = np.stack([u[listed[:, j]] for j, u in enumerate(used)], axis=1)
+                self._listings[(spacing, answers)] = listed
+                return search
+            if not search.exact:
                 self._estimated = (key, search)
+            found = search.used_words()
+            if found is not None and used is not None:
+                found = [u[f] for u, f in zip(used, found)]
+            if found is not None or used is not None:
+                # (set as the latest: the entries kept are this game's latest whatever games came
+                # before, and the guesses the same in any worker)
+                self._used.pop((spacing, answers), None)
+                self._used[(spacing, answers)] = found if found is not None else used
         return search
+
+    def _used_before(self, spacing: tuple, answers: tuple) -> list[np.ndarray] | None:
+        """The words of each slot of a spacing (positions among its class's words) that an exact
+        count under these answers or the latest earlier ones found in some fitting tuple (see
+        :meth:`LevelSearch.used_words`; carried on through the estimates after it), or None where
+        no exact count found them."""
+        for k in range(len(answers), -1, -1):
+            found = self._used.get((spacing, answers[:k]))
+            if found is not None:
+                return found
+        return None
 
     def _carried(self, spacing: tuple, answers: tuple) -> np.ndarray | None:
         """The tuples of a spacing listed under these answers, or under all but the last and

@@ -226,3 +226,25 @@ def sorted_positions(cum: np.ndarray, u: np.ndarray, scale: float) -> np.ndarray
             i += 1
         out[j] = i
     return out
+
+
+@njit(cache=True, nogil=True)
+def used_steps(prev_keys: np.ndarray, d_keys: np.ndarray, met_keys: np.ndarray,
+               met_table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which sums of the level below (``prev_keys``) and which distinct rows of the slot
+    (``d_keys``) a step to one of the sums ``met_keys`` (their table ``met_table``) takes: every
+    (sum, row) pair added and looked up.  A field over ``MAX_FIELD`` sets its guard bit (two
+    fields add up to at most 254, no carry): such a sum is no sum of a level."""
+    used_prev = np.zeros(prev_keys.shape[0], dtype=np.bool_)
+    used_d = np.zeros(d_keys.shape[0], dtype=np.bool_)
+    s = np.empty(prev_keys.shape[1], dtype=np.uint64)
+    for p in range(prev_keys.shape[0]):
+        for d in range(d_keys.shape[0]):
+            over = np.uint64(0)
+            for k in range(prev_keys.shape[1]):
+                s[k] = prev_keys[p, k] + d_keys[d, k]
+                over |= s[k]
+            if not (over & GUARD) and _lookup(met_table, met_keys, s) >= 0:
+                used_prev[p] = True
+                used_d[d] = True
+    return used_prev, used_d

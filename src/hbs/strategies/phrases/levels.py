@@ -21,7 +21,7 @@ import hashlib
 import numpy as np
 
 from hbs.strategies.phrases.level_sums import combine
-from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions
+from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions, used_steps
 from hbs.strategies.phrases.meeting import meet, meets_over
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, pack
 from hbs.strategies.phrases.rows import _Distinct
@@ -66,6 +66,11 @@ DRAWS, MAX_DRAWS, ENOUGH_HITS = 1 << 16, 1 << 21, 4000
 #: When no draw fits and the exact count would take over this many times the budget, the search
 #: is ``loose`` (see :meth:`LevelSearch.sample`) instead.
 LOOSE_ABOVE = 3
+
+
+#: Steps (sums of a level below times the slot's rows, every level past a part's first) that
+#: :meth:`LevelSearch.used_words` takes at most, and the meetings it starts from at most.
+USED_STEPS, USED_MEETINGS = 2e7, 1e5
 
 
 #: Slots a side holds at most (its last level's sums, counted, can number millions); the middle
@@ -231,6 +236,7 @@ class LevelSearch:
         self.loose = False  # estimated with no fitting draw: samples are loose (see sample)
         self.draws = 0  # the estimate's draws, all rounds
         self._listed: np.ndarray | None = None  # every tuple, once listed (see all)
+        self._costly = False  # the count's work was over its budget
         self._distinct = [_Distinct(s) for s in slots]
         self._count = 0.0
         self._meetings = tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
@@ -278,6 +284,7 @@ class LevelSearch:
             self._estimate(target, salt, True)
             return
         few = budget < work <= few_budget  # counted exactly only if few fit, soon (see FEW_BUDGET)
+        self._costly = work > budget  # (see used_words)
         if work > budget and not few and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
         right = self._right  # (its top level's table: built if a join of it whole or meets_over asks for it)
@@ -347,6 +354,42 @@ class LevelSearch:
         self._deferred_rows = e - offsets[:-1]
         self._weights = weights
         return True
+
+    def used_words(self) -> list[np.ndarray] | None:
+        """Of an exact count: each slot's words (positions among its ``slots`` rows, ascending)
+        that some fitting tuple holds, found level by level down from the sums that met (every
+        step from a level below tried: :func:`level_walks.used_steps`); None where those steps
+        would number over ``USED_STEPS`` (a middle of three slots or more), where over
+        ``USED_MEETINGS`` sums met, where the count took no more work than its budget (early in a
+        game: nearly every word is used, and counting again is cheap), or where the count is
+        estimated."""
+        if not self.exact:
+            return None
+        if not self.count:
+            return [np.zeros(0, dtype=np.int64) for _ in range(self.n)]
+        if self.meetings > USED_MEETINGS or not self._costly:
+            return None
+        sides = ((self._left, self._meetings[0]), (self._mid, self._meetings[1]), (self._right, self._meetings[2]))
+        if sum(len(side.keys[k - 1]) * len(self._distinct[side.slots[k - 1]].keys)
+               for side, _ in sides for k in range(2, len(side.slots) + 1)) > USED_STEPS:
+            return None
+        rows = {}
+        for side, met in sides:
+            states = np.unique(met)
+            for k in range(len(side.slots), 1, -1):
+                keys = side.keys[k][states]
+                used_prev, used_d = used_steps(side.keys[k - 1], self._distinct[side.slots[k - 1]].keys, keys,
+                                               build_table(keys))
+                rows[side.slots[k - 1]] = np.flatnonzero(used_d)
+                states = np.flatnonzero(used_prev)
+            if side.slots:
+                rows[side.slots[0]] = side.first[states]
+        out = []
+        for j in range(self.n):
+            d = self._distinct[j]
+            out.append(np.sort(np.concatenate([d.members[d.starts[r] : d.starts[r] + d.sizes[r]] for r in rows[j]]
+                                              or [np.zeros(0, dtype=np.int64)])))
+        return out
 
     @property
     def focus(self) -> int:
