@@ -52,9 +52,9 @@ WORK_BUDGET = 1e7
 #: the same 234 and 230 on seeds 21 and 22 and slower, so they keep 2·10^8.
 #: ``FEW_BUDGET`` (10^10 nominal steps, from 10^8) spares the prediction (0.07-0.1 s a search with
 #: two million right sums) where the join, at a fifth of its nominal steps, would still be over.
-#: Nor is the join started where a sample of its pairs meets far over ``FEW_MEETINGS`` times
-#: (``meeting.meets_over``): over 20 five-word games, 80 of the 95 joins tried here were cut
-#: short there, 0.1 s each (five words 12-15% less time a game, the same guesses).
+#: Nor is the join started where a sample of its pairs meets over ``FEW_MEETINGS`` times by a
+#: margin (``meeting.meets_over``): over 20 five-word games, 80 of the 95 joins tried here were
+#: cut short there, 0.1 s each (five words 12-15% less time a game, the same guesses).
 FEW_MEETINGS, FEW_BUDGET, FEW_STEPS = 1e5, 1e10, 2e8
 LONG_SLOTS, LONG_FEW_STEPS = 6, 6e8
 
