@@ -48,10 +48,11 @@ settings.load_profile("hbs")
 #: compile into the source tree's cache once (two processes on a cold cache each compiled them, on a
 #: core each); the phrase bot's level-search kernels compile into its cache (five and six words
 #: through ``hbs run``), and the optimal bot's, and its 4x6 strategy is searched and saved, once
-#: for the tests after them (test_shared_process.py runs phrase tests in pytests of its own).
+#: for the tests after them (test_shared_process.py runs phrase tests in pytests of its own); the
+#: web board's tests share the runs and the site their module's fixture makes (18 s a process).
 SHARED_PROCESS = {"tests/integration/test_ray": "ray", "tests/strategies/phrases/": "phrase-kernels",
                   "tests/test_shared_process.py": "phrase-kernels", "tests/cli/test_phrase_schemes.py": "phrase-bot",
-                  "tests/bots/test_optimal.py": "optimal-search"}
+                  "tests/bots/test_optimal.py": "optimal-search", "tests/integration/test_site.py": "site"}
 
 
 @pytest.hookimpl(optionalhook=True)  # (a hook of xdist's: pytest without it runs the suite too)

@@ -451,7 +451,7 @@ def test_folders_nested_a_thousand_deep_take_down_nothing(tmp_path, mechanism):
 
 # -- a tournament survives its bots --------------------------------------------------------------------
 
-def test_a_tournament_skips_bots_that_fail_their_setup(tmp_path, routed):
+def test_a_tournament_skips_bots_that_fail_their_setup(tmp_path, routed, first_compiled):
     bots = arena(tmp_path, "badsetup.py", "slowsetup.py", "linked.py")
     (bots / "linked").symlink_to("..")
     done = hbs("tournament", "--bot", "badsetup", "--bot", "slowsetup", "--bot", "linked", "--bot", "first",

@@ -79,6 +79,8 @@ def test_a_tournament_on_the_cluster_plays_the_local_games(cluster, tmp_path):
     assert knuth["total_guesses"] == 5801  # Knuth (1976)
 
 
+# the same sharing on the local backend is tests/arena/test_tournament_schedule.py: 15 s
+@pytest.mark.slow
 def test_a_tournaments_runs_share_the_runners_and_each_plays_its_games_alone(cluster):
     """On two nodes as locally: every run was under way (its bot set up in the first runner let go)
     before the first bot's first game ended, not once the bots before it were over; and every game
@@ -129,7 +131,7 @@ def test_an_interrupted_tournament_on_the_cluster_keeps_its_finished_games(clust
     assert not list(board.glob("runs/slowfirst*"))
 
 
-def test_a_tournament_on_the_cluster_skips_bots_that_fail_their_setup(cluster, tmp_path):
+def test_a_tournament_on_the_cluster_skips_bots_that_fail_their_setup(cluster, tmp_path, first_compiled):
     """A bot whose setup raises and one whose setup overruns hold their runners until they fail; the
     others play on the runners let go, and the tournament lists the two as skipped (exit 0)."""
     bots = tmp_path / "bots"

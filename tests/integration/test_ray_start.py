@@ -20,7 +20,9 @@ import pytest
 from hbs.arena.replays import read
 
 pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
-pytestmark = pytest.mark.ray
+# slow: real `ray start` clusters, two of them, and a node lost: 33-38 s of the default run's ~10
+# minutes on two cores (`python -m pytest -m slow` runs it); test_ray.py keeps a cluster in the default run
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = Path(__file__).parent / "bots"
