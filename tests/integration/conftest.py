@@ -9,6 +9,10 @@ default it runs under the first (bubblewrap where there is one), under every one
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from hbs.sandbox import confinement
@@ -28,10 +32,6 @@ def first_compiled(tmp_path_factory) -> None:
     """The bundled ``first`` bot's kernels in its compile cache: a test that gives every bot's setup
     3 s (to see one that overruns skipped) would otherwise, on a cold cache (CI's), see ``first``
     overrun too while numba compiles them (5-7 s)."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
     board = tmp_path_factory.mktemp("first-compiled")
     done = subprocess.run([sys.executable, "-m", "hbs", "run", "--bot", "first", "--limit", "1", "--json",
                            "--scoreboard", str(board)], capture_output=True, text=True, timeout=300,
