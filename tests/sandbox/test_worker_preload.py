@@ -1,9 +1,13 @@
-"""The worker's head start: numba's CPU target loaded before the bot, SciPy's linear algebra not."""
+"""numba's CPU target loaded before the bot's setup, SciPy's linear algebra not, and only for a bot
+that imports numba."""
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from hbs.arena.replays import read
 
 PROBE = """
 import sys
@@ -34,7 +38,7 @@ def test_preload_defers_blas_and_keeps_numbas_answer():
     plain = probe("from numba.core.registry import cpu_target; cpu_target.target_context.refresh()")
     assert plain == ["True", "True", "(5.0,", "5.0)", "True"]
     # the worker's: the same flag, scipy.linalg only once a kernel needs BLAS, the same results
-    assert probe("import hbs.sandbox.worker as w; w._preload()") == ["True", "False", "(5.0,", "5.0)", "True"]
+    assert probe("import numba, hbs.sandbox.worker as w; w._preload()") == ["True", "False", "(5.0,", "5.0)", "True"]
 
 
 def test_the_deferral_undoes_itself_when_the_target_fails_to_load():
@@ -44,3 +48,37 @@ def test_the_deferral_undoes_itself_when_the_target_fails_to_load():
             "    pass\nprint(w.CYTHON_BLAS in sys.modules)\nimport scipy.linalg.cython_blas\nprint('imported')")
     done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["False", "imported"], done.stderr
+
+
+PROBE_BOT = '''"""Says in each guess's phase what its process has loaded."""
+import sys
+{imports}
+from hbs import Bot, Guess
+
+
+class Probe(Bot):
+    """Says in each guess's phase what its process has loaded."""
+
+    games = frozenset({{"mastermind"}})
+
+    def guess(self, history):
+        loaded = [m for m in ("numba", "hbs.strategies", "numba.np.arraymath", "scipy.linalg") if m in sys.modules]
+        return Guess("1122" if not history else "3456", phase=",".join(loaded) or "none")
+'''
+
+
+@pytest.mark.parametrize("imports, phase", [("", "none"), ("import numba", "numba,hbs.strategies,numba.np.arraymath")])
+def test_only_a_bot_that_imports_numba_gets_its_target_loaded(tmp_path, imports, phase):
+    """A confined bot's worker loads numba's target for the bot that imported numba (the control: numba's
+    arrays' kernels and the bundled strategies loaded, SciPy's linear algebra not), and nothing of numba's for one that did not
+    (1 s of CPU less at each worker's start)."""
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "probe.py").write_text(PROBE_BOT.format(imports=imports))
+    (tmp_path / "codes.txt").write_text("1122\n")
+    done = subprocess.run([sys.executable, "-m", "hbs", "run", "--bot", "probe", "--bots-dir", str(bots), "--secrets",
+                           str(tmp_path / "codes.txt"), "--replays", str(tmp_path / "r.jsonl"), "--scoreboard",
+                           str(tmp_path / "board")], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert [step.phase for game in read(tmp_path / "r.jsonl") for step in game.steps] == [phase]
