@@ -38,7 +38,7 @@ def test_preload_defers_blas_and_keeps_numbas_answer():
     plain = probe("from numba.core.registry import cpu_target; cpu_target.target_context.refresh()")
     assert plain == ["True", "True", "(5.0,", "5.0)", "True"]
     # the worker's: the same flag, scipy.linalg only once a kernel needs BLAS, the same results
-    assert probe("import numba, hbs.sandbox.worker as w; w._preload()") == ["True", "False", "(5.0,", "5.0)", "True"]
+    assert probe("import numba, hbs.sandbox.worker as w; w._numba_target()") == ["True", "False", "(5.0,", "5.0)", "True"]
 
 
 def test_the_deferral_undoes_itself_when_the_target_fails_to_load():

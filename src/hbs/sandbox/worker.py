@@ -6,11 +6,11 @@ entry_point}, "options": {...}, "game": {...}, "threads": T}``, ``{"op": "descri
 (for listing bots), ``{"op": "guess", "history": [[guess, black, white], ...]}`` and, for a bot
 whose guesses depend on the history alone (``Bot.history_only``), ``{"op": "guesses", "histories":
 [history, ...]}``: the turns of several games at once.  Before it loads the bot, the worker caps
-numba's threads; after, where the bot has imported numba, it loads numba's CPU target.  Replies: ``{"ok": true}`` (with ``"batch": true`` for such a bot),
-``{"summary": ..., "error": ...}``, ``{"guess": ..., "remaining": ..., "phase": ...}``,
-``{"invalid": why}``, ``{"error": last lines of the traceback}`` (with ``"spent": true`` after a
-MemoryError: the runner replaces the worker), ``{"unsupported": why}``; ``{"guesses": [reply,
-...]}``, one of those a history.
+numba's threads; after, where the bot has imported numba, it loads numba's CPU target.  Replies:
+``{"ok": true}`` (with ``"batch": true`` for such a bot), ``{"summary": ..., "error": ...}``,
+``{"guess": ..., "remaining": ..., "phase": ...}``, ``{"invalid": why}``, ``{"error": last lines
+of the traceback}`` (with ``"spent": true`` after a MemoryError: the runner replaces the worker),
+``{"unsupported": why}``; ``{"guesses": [reply, ...]}``, one of those a history.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from hbs.errors import HbsError, UnsupportedGame
 from hbs.core.games import from_payload
 
 
-def _preload() -> None:
+def _numba_target() -> None:
     """Load numba's CPU target (and the bundled strategies) for a bot that has imported numba,
     before its setup: trusted code, loaded confined.  A bot that never imports numba never pays for
     it (its worker starts in 0.3 s of CPU instead of 1.3), nor does listing a bot (``describe``
@@ -103,8 +103,8 @@ def _threads(request: dict) -> None:
     if "numba" not in sys.modules:
         os.environ["NUMBA_NUM_THREADS"] = str(request["threads"])
         return
-    # loaded by _preload: the size of its pool is read (and changing the variable now would make numba
-    # refuse to run), how many of them a kernel uses is not
+    # loaded by a bot loaded before in this worker: the size of its pool is read (and changing the
+    # variable now would make numba refuse to run), how many of them a kernel uses is not
     import numba
 
     numba.set_num_threads(max(1, min(int(request["threads"]), numba.config.NUMBA_NUM_THREADS)))
@@ -122,7 +122,7 @@ def _answer(bot: Bot | None, request: dict) -> dict:
     if request["op"] == "setup":
         _threads(request)
         bot_cls = load(BotSource(**request["source"]))
-        _preload()
+        _numba_target()
         made = make_bot(bot_cls, with_seed(bot_cls, request.get("options", {}), request.get("seed")))
         made.setup(from_payload(request["game"]))
         return {"ok": True, "bot": made, **({"batch": True} if bot_cls.history_only is True else {})}
