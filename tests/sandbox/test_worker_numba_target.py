@@ -32,7 +32,7 @@ def probe(load: str) -> list[str]:
     return done.stdout.split()
 
 
-def test_preload_defers_blas_and_keeps_numbas_answer():
+def test_the_target_defers_blas_and_keeps_numbas_answer():
     pytest.importorskip("scipy")
     # the control: numba's own start imports scipy.linalg to look for BLAS
     plain = probe("from numba.core.registry import cpu_target; cpu_target.target_context.refresh()")
