@@ -1,14 +1,18 @@
 """Counting the spacings: an estimate is kept for the count that follows it under the same answers;
-a count after an exact one searches only the words that one found."""
+a count after an exact one searches only the words that one found; a spacing left uncounted keeps
+the mean share of phrases the counted ones kept."""
 
 from __future__ import annotations
 
+import math
 import random
 
 from hbs.core.feedback import grade
 from hbs.core.games import PhraseGame
+from hbs.core.loaders import load_words
 from hbs.strategies.phrases import counting, levels
 from hbs.strategies.phrases.passphrase import PhraseBreaker
+from hbs.strategies.phrases.settings import Settings
 
 from test_listed_search import WORDS, play  # (a test's folder is on sys.path: pytest's default imports)
 
@@ -101,3 +105,59 @@ def test_a_count_after_an_exact_one_searches_only_the_words_it_found(monkeypatch
         if restricted.exact:
             assert {tuple(restricted.slot_words[j][t[j]] for j in range(len(t))) for t in restricted.all().tolist()} \
                 == phrases
+
+
+def _refreshes(words: tuple, settings: Settings, seeds=range(2), guesses: int = 4) -> list:
+    """(weights before, weights after, the counted searches' counts) of every count of the first
+    ``guesses`` guesses of five-word games of ``words`` (the level search) played with ``settings``,
+    by spacing."""
+    seen = []
+    refresh = counting.SpacingCounts.refresh
+
+    def noting(self, state):
+        result = refresh(self, state)
+        before = dict(zip(map(tuple, state.lengths.tolist()), state.weights.tolist()))
+        after = dict(zip(map(tuple, result.state.lengths.tolist()), result.state.weights.tolist()))
+        seen.append((before, after, {tuple(s.lengths.tolist()): s.count for s in result.searches}))
+        return result
+
+    counting.SpacingCounts.refresh = noting
+    try:
+        for seed in seeds:
+            rng = random.Random(seed)
+            breaker = PhraseBreaker(PhraseGame(words, 5), seed=seed, settings=settings)
+            assert breaker.counts.searcher is levels.LevelSearch
+            secret = " ".join(rng.choice(words) for _ in range(5))
+            history = []
+            for _ in range(guesses):
+                guess = breaker.guess(tuple(history)).text
+                history.append((guess, *grade(guess, secret)))
+    finally:
+        counting.SpacingCounts.refresh = refresh
+    return seen
+
+
+def _kept_the_mean_share(before: dict, after: dict, counted: dict) -> bool | None:
+    """Whether each spacing a count left out kept the mean share of their phrases that the counted
+    ones kept (each share capped at 1; a spacing gone from ``after`` was counted at none); None
+    where every spacing was counted."""
+    ratios = [min(counted.get(h, 0) / w, 1.0) for h, w in before.items() if h in counted or h not in after]
+    pending = [h for h in before if h not in counted and h in after]
+    if not pending or not ratios:
+        return None
+    share = sum(ratios) / len(ratios)
+    return all(math.isclose(after[h], max(before[h] * share, counting.LEAST_WEIGHT), rel_tol=1e-9) for h in pending)
+
+
+def test_a_spacing_left_uncounted_keeps_the_mean_share_the_counted_kept(root):
+    """The level search's counts (five words of 400 of ``data/words.txt``, four spacings counted a
+    guess) estimate a spacing they leave out to keep the mean share of their phrases the counted
+    spacings kept, as the tuple search's do (with the median it took before, most spacings losing
+    nearly all their phrases to an answer, an eight-word game's secret spacing fell to
+    ``LEAST_WEIGHT`` and was not counted again for eight guesses); the control: with
+    ``Settings.mean_shrink`` off, some count's weights are not so."""
+    words = tuple(load_words(root / "data" / "words.txt")[:400])
+    checks = [_kept_the_mean_share(*seen) for seen in _refreshes(words, Settings(max_counted=3))]
+    assert sum(c is not None for c in checks) >= 4 and all(c is not False for c in checks)
+    control = [_kept_the_mean_share(*seen) for seen in _refreshes(words, Settings(max_counted=3, mean_shrink=False))]
+    assert any(c is False for c in control)

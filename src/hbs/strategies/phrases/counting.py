@@ -70,8 +70,7 @@ class SpacingCounts:
         self.class_sizes = {l: len(ix) for l, ix in by_length.items()}
         self.class_bytes, self.class_counts = class_bytes, class_counts
         self.searcher = searcher
-        mean = settings.mean_shrink if settings.mean_shrink is not None else searcher is TupleSearch
-        self._shrink = (lambda ratios: np.mean(np.minimum(ratios, 1.0))) if mean else np.median
+        self._shrink = (lambda ratios: np.mean(np.minimum(ratios, 1.0))) if settings.mean_shrink else np.median
         self._pieces: dict[tuple, np.ndarray] = {}  # a slot's features by its piece of a guess; see fields
         self._kept: dict[tuple, tuple] = {}  # (spacing, factorizable answers) -> (Fields, search); see counted
         self._packed: dict[tuple, tuple] = {}  # a count's packed slots and their orders by their keys (Fields.keys)
@@ -89,7 +88,10 @@ class SpacingCounts:
         of their phrases those counted kept (capped at 1: an estimate never grows; the median with
         ``Settings.mean_shrink`` off).  Most spacings lose nearly all their phrases to an answer but
         the secret's keeps many: with the median a quarter of 3-word games listed the phrases
-        without the secret's spacing, and each such game took half a guess more.  Counting stops
+        without the secret's spacing, and each such game took half a guess more; so did the level
+        search until it took the mean too (an eight-word game's secret spacing, counted at a share
+        of 3%, fell to ``LEAST_WEIGHT`` the next guess and was not counted again for eight guesses,
+        while the probes sorted out the words of another).  Counting stops
         once the estimates left are under ``mixture_share`` of the counted total, or once the
         estimated counts have drawn over ``Settings.guess_draws`` (*drawn out*).  A loose count
         (no draw fitted: what half a fitting draw would mean, no measure) is left out of that
