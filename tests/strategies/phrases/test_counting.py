@@ -107,9 +107,8 @@ def test_a_count_after_an_exact_one_searches_only_the_words_it_found(monkeypatch
                 == phrases
 
 
-def _refreshes(words: tuple, settings: Settings, seeds=range(2), guesses: int = 4) -> list:
-    """(weights before, weights after, the counted searches' counts) of every count of the first
-    ``guesses`` guesses of five-word games of ``words`` (the level search) played with ``settings``,
+def _noted_refreshes(monkeypatch) -> list:
+    """From now on, every count's (weights before, weights after, the counted searches' counts),
     by spacing."""
     seen = []
     refresh = counting.SpacingCounts.refresh
@@ -121,20 +120,21 @@ def _refreshes(words: tuple, settings: Settings, seeds=range(2), guesses: int = 
         seen.append((before, after, {tuple(s.lengths.tolist()): s.count for s in result.searches}))
         return result
 
-    counting.SpacingCounts.refresh = noting
-    try:
-        for seed in seeds:
-            rng = random.Random(seed)
-            breaker = PhraseBreaker(PhraseGame(words, 5), seed=seed, settings=settings)
-            assert breaker.counts.searcher is levels.LevelSearch
-            secret = " ".join(rng.choice(words) for _ in range(5))
-            history = []
-            for _ in range(guesses):
-                guess = breaker.guess(tuple(history)).text
-                history.append((guess, *grade(guess, secret)))
-    finally:
-        counting.SpacingCounts.refresh = refresh
+    monkeypatch.setattr(counting.SpacingCounts, "refresh", noting)
     return seen
+
+
+def _play_openings(words: tuple, settings: Settings, seeds=range(2), guesses: int = 4) -> None:
+    """The first ``guesses`` guesses of five-word games of ``words`` (the level search)."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        breaker = PhraseBreaker(PhraseGame(words, 5), seed=seed, settings=settings)
+        assert breaker.counts.searcher is levels.LevelSearch
+        secret = " ".join(rng.choice(words) for _ in range(5))
+        history = []
+        for _ in range(guesses):
+            guess = breaker.guess(tuple(history)).text
+            history.append((guess, *grade(guess, secret)))
 
 
 def _kept_the_mean_share(before: dict, after: dict, counted: dict) -> bool | None:
@@ -149,7 +149,7 @@ def _kept_the_mean_share(before: dict, after: dict, counted: dict) -> bool | Non
     return all(math.isclose(after[h], max(before[h] * share, counting.LEAST_WEIGHT), rel_tol=1e-9) for h in pending)
 
 
-def test_a_spacing_left_uncounted_keeps_the_mean_share_the_counted_kept(root):
+def test_a_spacing_left_uncounted_keeps_the_mean_share_the_counted_kept(root, monkeypatch):
     """The level search's counts (five words of 400 of ``data/words.txt``, four spacings counted a
     guess) estimate a spacing they leave out to keep the mean share of their phrases the counted
     spacings kept, as the tuple search's do (with the median it took before, most spacings losing
@@ -157,7 +157,10 @@ def test_a_spacing_left_uncounted_keeps_the_mean_share_the_counted_kept(root):
     ``LEAST_WEIGHT`` and was not counted again for eight guesses); the control: with
     ``Settings.mean_shrink`` off, some count's weights are not so."""
     words = tuple(load_words(root / "data" / "words.txt")[:400])
-    checks = [_kept_the_mean_share(*seen) for seen in _refreshes(words, Settings(max_counted=3))]
+    seen = _noted_refreshes(monkeypatch)
+    _play_openings(words, Settings(max_counted=3))
+    checks = [_kept_the_mean_share(*counted) for counted in seen]
     assert sum(c is not None for c in checks) >= 4 and all(c is not False for c in checks)
-    control = [_kept_the_mean_share(*seen) for seen in _refreshes(words, Settings(max_counted=3, mean_shrink=False))]
-    assert any(c is False for c in control)
+    seen.clear()
+    _play_openings(words, Settings(max_counted=3, mean_shrink=False))
+    assert any(_kept_the_mean_share(*counted) is False for counted in seen)
