@@ -139,6 +139,24 @@ def test_six_slots_and_more_join_exactly_within_a_larger_step_budget(monkeypatch
     assert not search(*six).exact
 
 
+@pytest.mark.parametrize("seed", [s for s in range(400, 420) if s % 9][:6])  # (no empty slot)
+def test_seven_slots_and_more_join_exactly_within_a_larger_step_budget_still(monkeypatch, seed):
+    """Seven slots and more may take ``LONGER_FEW_STEPS`` steps where six take ``LONG_FEW_STEPS``:
+    with the first ample and the second nil, a seven-slot count is exact (the tuples of brute
+    force) and a six-slot one estimated; the control: with both nil, seven slots are estimated too."""
+    monkeypatch.setattr(levels, "WORK_BUDGET", 0)
+    monkeypatch.setattr(levels, "FEW_STEPS", 0)
+    monkeypatch.setattr(levels, "LONG_FEW_STEPS", 0)
+    monkeypatch.setattr(levels, "LONGER_FEW_STEPS", np.inf)
+    seven = instance(seed, n_min=7, n_max=7, rows=4, value=3, fields=3)
+    six = instance(seed, n_min=6, n_max=6, rows=4, value=3, fields=3)
+    found = search(*seven)
+    assert found.exact and {tuple(t) for t in found.all().tolist()} == brute(*seven)
+    assert not search(*six).exact
+    monkeypatch.setattr(levels, "LONGER_FEW_STEPS", 0)
+    assert not search(*seven).exact
+
+
 def test_the_estimate_is_the_same_for_the_same_inputs_and_fresh_with_a_salt():
     feats, target = instance(7, n_min=4, n_max=6, rows=7, value=3, fields=3)
     one, two = search(feats, target, budget=0), search(feats, target, budget=0)

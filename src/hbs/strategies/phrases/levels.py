@@ -49,7 +49,11 @@ WORK_BUDGET = 1e7
 #: but guesses of 2.8 s.  Six words and more (``LONG_FEW_STEPS``, of ``LONG_SLOTS`` slots): 6·10^8,
 #: where six Diceware words took 130, 144, 278, 281 guesses on seeds 21-24 against 132, 148, 282,
 #: 283 (13.88 a phrase against 14.08) and their slowest guesses 1.4-2 times as long; five words
-#: the same 234 and 230 on seeds 21 and 22 and slower, so they keep 2·10^8.
+#: the same 234 and 230 on seeds 21 and 22 and slower, so they keep 2·10^8.  Seven words and
+#: more (``LONGER_FEW_STEPS``, of ``LONGER_SLOTS``): 10^9, where eight Diceware words took 95, 103,
+#: 98, 93 guesses on seeds 21-24 (four phrases each) against 97, 104, 99, 94, and seven 76 and 77
+#: on seeds 21 and 22 against 78 and 79, their slowest guesses about as slow (2·10^9: eight words
+#: 92 on seed 21, but a guess of 22 s).
 #: ``FEW_BUDGET`` (10^10 nominal steps, from 10^8) spares the prediction (0.07-0.1 s a search with
 #: two million right sums) where the join, at a fifth of its nominal steps, would still be over.
 #: Nor is the join started where a sample of its pairs meets over ``FEW_MEETINGS`` times by a
@@ -57,6 +61,7 @@ WORK_BUDGET = 1e7
 #: cut short there, 0.1 s each (five words 12-15% less time a game, the same guesses).
 FEW_MEETINGS, FEW_BUDGET, FEW_STEPS = 1e5, 1e10, 2e8
 LONG_SLOTS, LONG_FEW_STEPS = 6, 6e8
+LONGER_SLOTS, LONGER_FEW_STEPS = 7, 1e9
 
 
 #: Draws of the estimate: first, at most, and the hits that are enough.
@@ -101,6 +106,13 @@ FOCUS_STEPS = 2e7
 #: (5·10^6: 56 guesses); the other schemes measured (five, six and eight words of 7,776, six of
 #: 2,048, four of 10,000 and of 100,000) played the same guesses.
 SIDE_STEPS, SIDE_SUMS = 1e8, 8e6
+
+
+def _few_steps(slots: int) -> float:
+    """The most steps a join of few meetings may take, by the slots of the phrase (see ``FEW_STEPS``)."""
+    if slots >= LONGER_SLOTS:
+        return LONGER_FEW_STEPS
+    return LONG_FEW_STEPS if slots >= LONG_SLOTS else FEW_STEPS
 
 
 def _narrowed(distinct: list[_Distinct], goal: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -216,7 +228,8 @@ class LevelSearch:
     Every meeting is found (``exact``) by trying each middle sum with each sum of the smaller side,
     unless that takes more than ``budget`` steps (default ``WORK_BUDGET``; the middle of a game of five words or more, where
     every word is still possible and the sums hardly repeat) and finds more than a few meetings or
-    would take long (``FEW_BUDGET``, ``FEW_MEETINGS``, ``FEW_STEPS``; ``LONG_FEW_STEPS`` for six slots and more).
+    would take long (``FEW_BUDGET``, ``FEW_MEETINGS``, ``FEW_STEPS``; ``LONG_FEW_STEPS`` for six slots
+    and more, ``LONGER_FEW_STEPS`` for seven and more).
     Then the count is estimated and tuples
     drawn by importance: (small-side sum, middle sum) pairs are drawn in proportion to the tuples
     behind them, each weighted by the other side's tuples that complete it, and kept in proportion to
@@ -294,7 +307,7 @@ class LevelSearch:
             whole = False  # surely more than a few: not joined (the estimate looks up the same table)
         else:
             ai, di, bi, whole = meet(*sides, min(max_meetings, FEW_MEETINGS) if few else max_meetings,
-                                     (LONG_FEW_STEPS if self.n >= LONG_SLOTS else FEW_STEPS) if few else np.inf)
+                                     _few_steps(self.n) if few else np.inf)
         if not whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all
             if self._estimate(target, salt, work > LOOSE_ABOVE * budget):
                 return
