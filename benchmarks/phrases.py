@@ -5,6 +5,7 @@ bits a guess and the information bound.
     python benchmarks/phrases.py --words data/words.txt --phrases data/pass.txt
     python benchmarks/phrases.py --words data/words.txt --generate 1000 --seed 5   # a fresh phrase set
     python benchmarks/phrases.py --cold ...            # empty numba's cache first: compile time included
+    python benchmarks/phrases.py ... --settings '{"mean_shrink": false}'   # the engine's Settings, for an A/B
     python benchmarks/phrases.py --words /usr/share/dict/ngerman --sample-words 5000 --generate 100   # a scheme
     python benchmarks/phrases.py --words /usr/share/dict/american-english-large --sample-words 100000 --n-words 4 \
         --generate 5 --seed 21                        # four words of 100,000: the slowest guess
@@ -42,7 +43,11 @@ def main() -> None:
                         help="play on N words drawn from --words (3 to 10 characters, each once): a system "
                              "dictionary as a passphrase scheme's list")
     parser.add_argument("--list-seed", type=int, default=11, help="seed of --sample-words")
+    parser.add_argument("--settings", default=None,
+                        help="the phrase engine's Settings as JSON (hbs.strategies.phrases.settings), "
+                             "e.g. '{\"passes\": 5}': the bot's engine is built with them")
     args = parser.parse_args()
+    settings = parsed_settings(args.settings) if args.settings else None
     if args.cold:
         for cache in (ROOT / "src" / "hbs").rglob("__pycache__"):
             for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
@@ -71,6 +76,13 @@ def main() -> None:
     secrets = secrets[: args.limit] if args.limit else secrets
     bot = make_bot(load_bot(args.bot), {"seed": str(args.bot_seed)})
     bot.setup(game)
+    if settings is not None:  # (the engine the bot built in its setup, built again with the settings)
+        if getattr(bot, "breaker", None) is None:
+            sys.exit(f"--settings: bot {args.bot!r} has no phrase engine to take them")
+        from hbs.strategies.phrases.passphrase import PhraseBreaker
+
+        bot.breaker = PhraseBreaker(game, args.bot_seed, settings=settings)
+        bot.breaker.warm()
     setup = time.perf_counter() - start
     phases: Counter = Counter()
     done, played, longest = [0], [0], [0]
@@ -90,7 +102,8 @@ def main() -> None:
     s = summarize(bot.name, game.name, records, games)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     drawn = f", {args.sample_words} drawn with seed {args.list_seed}" if args.sample_words else ""
-    print(f"phrases:   {source} ({len(secrets)}), words: {args.words}{drawn} ({len(game.words)})")
+    print(f"phrases:   {source} ({len(secrets)}), words: {args.words}{drawn} ({len(game.words)})"
+          + (f", settings {args.settings}" if settings is not None else ""))
     print(f"total:     {s.total_guesses}   mean {s.mean_guesses:.4f}   min {s.min_guesses}   max {s.max_guesses}   "
           f"solved {s.solved}/{s.games}   failures {dict(s.failures) or 'none'}")
     print(f"histogram: {'  '.join(f'{k}:{v}' for k, v in sorted(s.histogram.items()))}")
@@ -104,6 +117,26 @@ def main() -> None:
           f"game left out; `hbs run` allows 10 s a guess and a 30 s bank a game)")
     print(f"memory:    peak {peak:.0f} MB")
     print(information(game, s.mean_guesses))
+
+
+def parsed_settings(text: str):
+    """The engine's ``Settings`` from a JSON object of its fields; one line and exit 2 where it is not one."""
+    import json
+    from dataclasses import fields
+
+    from hbs.strategies.phrases.settings import Settings
+
+    try:
+        given = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"--settings: not JSON: {exc}", file=sys.stderr)
+        sys.exit(2)
+    known = {f.name for f in fields(Settings)}
+    if not isinstance(given, dict) or set(given) - known:
+        unknown = sorted(set(given) - known) if isinstance(given, dict) else "not an object"
+        print(f"--settings: {unknown}: the fields are {', '.join(sorted(known))}", file=sys.stderr)
+        sys.exit(2)
+    return Settings(**given)
 
 
 def information(game, mean: float) -> str:
