@@ -75,9 +75,10 @@ def main() -> None:
         source = path
     secrets = secrets[: args.limit] if args.limit else secrets
     bot = make_bot(load_bot(args.bot), {"seed": str(args.bot_seed)})
-    bot.setup(game)
-    if settings is not None:  # (the engine the bot built in its setup, built again with the settings)
-        if getattr(bot, "breaker", None) is None:
+    if settings is None:
+        bot.setup(game)
+    else:  # what the entropy bot's setup does for phrases, with the settings
+        if not hasattr(bot, "breaker"):
             sys.exit(f"--settings: bot {args.bot!r} has no phrase engine to take them")
         from hbs.strategies.phrases.passphrase import PhraseBreaker
 
