@@ -16,6 +16,7 @@ Runs the bot in this process through the same runner as `hbs run`; `--limit N` p
 from __future__ import annotations
 
 import argparse
+import inspect
 import math
 import random
 import resource
@@ -74,7 +75,9 @@ def main() -> None:
         secrets = load_phrases(path, game)
         source = path
     secrets = secrets[: args.limit] if args.limit else secrets
-    bot = make_bot(load_bot(args.bot), {"seed": str(args.bot_seed)})
+    cls = load_bot(args.bot)
+    takes_seed = "seed" in inspect.signature(cls.__init__).parameters
+    bot = make_bot(cls, {"seed": str(args.bot_seed)} if takes_seed else {})
     if settings is None:
         bot.setup(game)
     else:  # what the entropy bot's setup does for phrases, with the settings
