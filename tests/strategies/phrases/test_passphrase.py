@@ -199,6 +199,31 @@ def test_a_loose_count_does_not_stop_the_counting_of_other_spacings(monkeypatch,
     assert all(c.rest == 0 or c.drawn_out for c in all_loose), [(len(c.searches), c.rest) for c in all_loose]
 
 
+@pytest.mark.parametrize(("n_words", "drawn"), [(7, 1500), (8, 6000)])
+def test_loose_probes_are_designed_on_the_sample_of_their_phrase_length(monkeypatch, root, n_words, drawn):
+    """Where no draw of an estimate fits, the probe is designed on tuples drawn part by part, as
+    many as ``LEVEL_SAMPLE`` gives the phrase's length (eight Diceware words: 6000, fewer guesses
+    than on 1500), 1500 otherwise, and as many as ``Settings.sample`` where it is set: read from
+    the draws the game asks for.  The control (no ``LEVEL_SAMPLE``) draws 1500 for eight words."""
+    levels = every_count_loose(monkeypatch)
+    rng = random.Random(n_words)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 4], 30)))
+    secret = " ".join(rng.choice(words) for _ in range(n_words))
+    asked = []
+    draw = levels.LevelSearch.loose_sample
+
+    def noting(search, k, generator):
+        asked.append(k)
+        return draw(search, k, generator)
+
+    monkeypatch.setattr(levels.LevelSearch, "loose_sample", noting)
+    for settings, expected in ((Settings(), drawn), (Settings(sample=700), 700)):
+        asked.clear()
+        solve(PhraseBreaker(PhraseGame(words, n_words), settings=settings), secret, budget=60)
+        # (a mixture of spacings draws its share of the sample from each: smaller draws)
+        assert asked and max(asked) == expected and asked.count(expected) >= 3, (settings.sample, asked)
+
+
 @pytest.mark.parametrize("cover", [float("inf"), None])
 def test_a_guess_among_draws_only_where_they_are_most_of_the_count(monkeypatch, root, cover):
     """Five words with every count estimated on 1024 draws: an estimate's few distinct draws of a

@@ -33,7 +33,7 @@ from hbs.strategies.phrases.free_probe import design_free
 from hbs.strategies.phrases.levels import LevelSearch
 from hbs.strategies.phrases.packing import MAX_FIELD
 from hbs.strategies.phrases.search import Estimate, Search
-from hbs.strategies.phrases.settings import FIRST_LETTERS, TUPLE_WORDS, Settings, decline
+from hbs.strategies.phrases.settings import FIRST_LETTERS, LEVEL_SAMPLE, TUPLE_WORDS, Settings, decline
 from hbs.strategies.phrases.state import State
 from hbs.strategies.phrases.tuple_search import TupleSearch
 
@@ -55,7 +55,7 @@ class PhraseBreaker:
             searcher = TupleSearch if len(game.words) <= TUPLE_WORDS.get(self.n, 0) else LevelSearch
         self._levels = searcher is LevelSearch
         s = self.settings
-        self._sample_size = s.sample if s.sample is not None else (1500 if self._levels else 3000)
+        self._sample_size = s.sample if s.sample is not None else (LEVEL_SAMPLE.get(self.n, 1500) if self._levels else 3000)
         self._passes = s.passes if s.passes is not None else (5 if self.n >= 6 or self.n == 2 else 3)
         self.alphabet = Alphabet(game.words)
         self.letters = self.alphabet.size

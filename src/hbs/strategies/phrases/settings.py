@@ -13,8 +13,8 @@ from hbs.strategies.phrases.alphabet import Alphabet
 class Settings:
     """The knobs of the breaker (studied on generated phrases, never on a phrase list)."""
 
-    # phrases drawn to design a p1 probe; None: 3000 for the tuple search, 1500 for the level search
-    # (on generated 3-word phrases more took fewer guesses up to 3000, none beyond)
+    # phrases drawn to design a p1 probe; None: 3000 for the tuple search (on generated 3-word
+    # phrases more took fewer guesses up to 3000, none beyond), for the level search ``LEVEL_SAMPLE``
     sample: int | None = None
     mixture_share: float = 0.05  # leave out of a probe's sample the spacings under this share
     refresh_batch: int = 2  # spacings counted at a time (fixed: the guesses must not depend on the cores)
@@ -72,6 +72,11 @@ TUPLE_WORDS = {1: float("inf"), 2: float("inf"), 3: 60_000, 4: 2_048}
 #: where the letters save guesses for the time they cost (more spacings stay likely and are counted);
 #: larger lists make a guess too slow, four words save none.
 FIRST_LETTERS = {1: float("inf"), 2: float("inf"), 3: 40_000}
+#: Phrases drawn to design a p1 probe where the level search counts (``Settings.sample``), by words
+#: a phrase, 1500 otherwise: eight Diceware words, their middle's words sorted out on loose draws,
+#: took 23.1 guesses a phrase with 6000 against 24.3 (24 phrases; docs/performance.md, "Six bits a
+#: guess"); seven and six words no fewer with 3000 or 6000.
+LEVEL_SAMPLE = {8: 6000}
 #: The game's range (seven and eight words: a middle of three or four slots, whose levels past the
 #: second are drawn rather than counted in the middle of a game, see ``levels.LEVEL_BUDGET``).
 MAX_PHRASE_WORDS = 8
