@@ -33,9 +33,8 @@ def test_an_estimate_is_built_once_for_the_same_answers_and_anew_after_a_count(m
             built.append(kwargs["lengths"].tolist())
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(counting, "LevelSearch", Noted)
     rng = random.Random(1)
-    breaker = PhraseBreaker(PhraseGame(WORDS, 5), seed=1)
+    breaker = PhraseBreaker(PhraseGame(WORDS, 5), seed=1, searcher=Noted)
     secret = " ".join(rng.choice(WORDS) for _ in range(5))
     history = []
     for _ in range(3):

@@ -113,7 +113,7 @@ class SpacingCounts:
             # the level search's kernels are long and free of the GIL: a pool of the threads (2 cores:
             # 3.3 against 3.5-4.0 s a 4-word game); the tuple search's are short between numpy steps,
             # and in a pool the threads fought over the GIL (25-30% slower on 1 and on 2 threads)
-            threads = numba.get_num_threads() if self.searcher is LevelSearch else 1
+            threads = numba.get_num_threads() if issubclass(self.searcher, LevelSearch) else 1
             run = stack.enter_context(ThreadPoolExecutor(threads)).map if threads > 1 else map
             # most likely first (a spacing's weight changes only once it is counted: one order serves)
             order = np.argsort(-weights, kind="stable")
@@ -170,7 +170,7 @@ class SpacingCounts:
             if used is not None:
                 fields = fields._replace(slots=[s[u] for s, u in zip(fields.slots, used)])
                 slots = [w[u] for w, u in zip(slots, used)]
-            search = LevelSearch(fields.slots, fields.target, slot_words=slots, lengths=lengths,
+            search = self.searcher(fields.slots, fields.target, slot_words=slots, lengths=lengths,
                                  salt=len(state.observations), max_meetings=max_meetings)
             if search.exact and search.count <= CARRY_BELOW:
                 listed = search.all()

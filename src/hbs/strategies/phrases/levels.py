@@ -240,6 +240,14 @@ class LevelSearch:
     the search: eight words of 2,048 held 2.5 million a search, 24 searches a guess, 3 GB).
     """
 
+    #: The module's ``WORK_BUDGET`` and ``FEW_BUDGET``, and the join's sizes (``meeting.meet``'s
+    #: ``plain_below`` and ``bucket_sums``), where not None.  Set-up's warm-up plays a small game
+    #: with them lowered (:class:`EstimatingSearch`, :class:`JoiningSearch`): its counts then take
+    #: the paths of a long game.
+    work_budget: float | None = None
+    few_budget: float | None = None
+    join_sizes: dict | None = None
+
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
                  lengths: np.ndarray | None = None, budget: float | None = None, salt: int = 0,
                  max_meetings: float = np.inf):
@@ -291,8 +299,9 @@ class LevelSearch:
         if len(self._right.keys[-1]) < len(self._left.keys[-1]):  # enumerate the smaller side
             self._left, self._right = self._right, self._left
         work = len(self._left.keys[-1]) * len(self._mid.keys[-1])
-        few_budget = FEW_BUDGET if budget is None else budget
-        budget = WORK_BUDGET if budget is None else budget
+        few_budget = (FEW_BUDGET if self.few_budget is None else self.few_budget) if budget is None else budget
+        budget = (WORK_BUDGET if self.work_budget is None else self.work_budget) if budget is None else budget
+        sizes = self.join_sizes or {}
         if self._deferred:  # (the count can only be estimated)
             self._estimate(target, salt, True)
             return
@@ -307,11 +316,11 @@ class LevelSearch:
             whole = False  # surely more than a few: not joined (the estimate looks up the same table)
         else:
             ai, di, bi, whole = meet(*sides, min(max_meetings, FEW_MEETINGS) if few else max_meetings,
-                                     _few_steps(self.n) if few else np.inf)
+                                     _few_steps(self.n) if few else np.inf, **sizes)
         if not whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all
             if self._estimate(target, salt, work > LOOSE_ABOVE * budget):
                 return
-            ai, di, bi, whole = meet(*sides, max_meetings)
+            ai, di, bi, whole = meet(*sides, max_meetings, **sizes)
         if not whole:  # (so many meetings: draws fit often, the estimate is quick)
             self._estimate(target, salt, True)
             return
@@ -538,6 +547,21 @@ class LevelSearch:
         meetings = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
         meetings.sort()
         return self._words(self._rows(meetings, rng.random((k, self.n))), rng.random((k, self.n)))
+
+
+class EstimatingSearch(LevelSearch):
+    """The level search of a set-up's warm-up game (``PhraseBreaker.warm``) that every count is
+    estimated in, drawn (loose where no draw fits), as in the middle of a long game."""
+
+    work_budget = few_budget = 0.0
+
+
+class JoiningSearch(LevelSearch):
+    """The level search of a set-up's warm-up game that tries every count as a few phrases (a
+    sample of its pairs first) and joins the sides in buckets, as at the end of a long game."""
+
+    work_budget, few_budget = 0.0, np.inf
+    join_sizes = {"plain_below": 1, "bucket_sums": 2}
 
 
 def from_list(everything: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:

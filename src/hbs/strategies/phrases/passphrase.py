@@ -30,7 +30,7 @@ from hbs.strategies.phrases.alphabet import FIRST, PAD, Alphabet
 from hbs.strategies.phrases.counting import SpacingCounts
 from hbs.strategies.phrases.expected_cost import COST_KNOTS, expected_costs
 from hbs.strategies.phrases.free_probe import design_free
-from hbs.strategies.phrases.levels import LevelSearch
+from hbs.strategies.phrases.levels import EstimatingSearch, JoiningSearch, LevelSearch
 from hbs.strategies.phrases.packing import MAX_FIELD
 from hbs.strategies.phrases.search import Estimate, Search
 from hbs.strategies.phrases.settings import FIRST_LETTERS, LEVEL_SAMPLE, TUPLE_WORDS, Settings, decline
@@ -53,7 +53,7 @@ class PhraseBreaker:
         decline(game)
         if searcher is None:
             searcher = TupleSearch if len(game.words) <= TUPLE_WORDS.get(self.n, 0) else LevelSearch
-        self._levels = searcher is LevelSearch
+        self._levels = issubclass(searcher, LevelSearch)
         s = self.settings
         self._sample_size = s.sample if s.sample is not None else (LEVEL_SAMPLE.get(self.n, 1500) if self._levels else 3000)
         self._passes = s.passes if s.passes is not None else (5 if self.n >= 6 or self.n == 2 else 3)
@@ -84,15 +84,19 @@ class PhraseBreaker:
         kernel now, in the bot's setup, and not in a game's first guesses; stop after ``seconds``.
         Then play a game of a few words of the list (``WARM_WORDS`` of one length), whose end
         game (exact meetings, listing, expected guesses) a long game cut off does not reach, nor
-        one whose count is estimated until two phrases are left.  The memos
+        one whose count is estimated until two phrases are left; and for the level search, the
+        same game with every count estimated, then with every count sampled and joined in
+        buckets (:class:`EstimatingSearch`, :class:`JoiningSearch`): a long game cut off while its
+        kernels compiled reached neither, and its first real game compiled them, a guess of 15-20
+        s (five and eight Diceware words on an empty cache).  The memos
         it fills hold what any game with the same history would compute: the guesses do not change."""
         secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
         self._play(secret, max_guesses, time.monotonic() + seconds)
         common = max(Counter(map(len, self.game.words)).items(), key=lambda kv: (kv[1], -kv[0]))[0]
         few = tuple(w for w in self.game.words if len(w) == common)[:WARM_WORDS]
-        small = PhraseBreaker(PhraseGame(few, self.n), self.seed, self.settings,
-                              searcher=LevelSearch if self._levels else TupleSearch)
-        small._play(" ".join(few[(i * 7) % len(few)] for i in range(self.n)), max_guesses, float("inf"))
+        for searcher in (LevelSearch, EstimatingSearch, JoiningSearch) if self._levels else (TupleSearch,):
+            small = PhraseBreaker(PhraseGame(few, self.n), self.seed, self.settings, searcher=searcher)
+            small._play(" ".join(few[(i * 7) % len(few)] for i in range(self.n)), max_guesses, float("inf"))
 
     def _play(self, secret: str, max_guesses: int, deadline: float) -> bool:
         """Play against ``secret`` until found (True), ``max_guesses`` or ``deadline`` (False)."""
