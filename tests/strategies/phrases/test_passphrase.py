@@ -425,36 +425,43 @@ WARM_CHECK = """
 import sys
 from hbs.core.games import PhraseGame
 from hbs.core.loaders import load_words
-from hbs.strategies.phrases import expected_cost, level_walks, meeting
+from hbs.strategies.phrases import expected_cost, level_walks, meeting, tuple_search
 from hbs.strategies.phrases.levels import LevelSearch
 from hbs.strategies.phrases.passphrase import WARM_WORDS, PhraseBreaker
-words = tuple(load_words(sys.argv[1])[:2000])
-breaker = PhraseBreaker(PhraseGame(words, 5))
+from hbs.strategies.phrases.tuple_search import TupleSearch
+words, n = tuple(load_words(sys.argv[1])[:2000]), int(sys.argv[3])
+breaker = PhraseBreaker(PhraseGame(words, n))  # (five words: the level search; three: the tuple search)
 if sys.argv[2] == "warm":
     breaker.warm(seconds=0.0)  # the long game cut off before its first guess
 else:  # the controls: the long game alone, cut off the same, and then the small game alone
     breaker._play("any secret", 30, 0.0)
     if sys.argv[2] == "small":
         few = tuple(w for w in words if len(w) == 5)[:WARM_WORDS]
-        PhraseBreaker(PhraseGame(few, 5), searcher=LevelSearch)._play(" ".join(few[:5]), 30, float("inf"))
-print(*(len(k.signatures) for k in (expected_cost.expected_costs, level_walks.branches, level_walks.guide,
-                                    meeting._sampled_meetings, meeting._bucketed)))
+        small = PhraseBreaker(PhraseGame(few, n), searcher=LevelSearch if n == 5 else TupleSearch)
+        small._play(" ".join(few[:n]), 30, float("inf"))
+kernels = [expected_cost.expected_costs]  # the end game's, then the middle game's
+kernels += ([level_walks.branches, level_walks.guide, meeting._sampled_meetings, meeting._bucketed] if n == 5
+            else [tuple_search.refined_matches])
+print(*(len(k.signatures) for k in kernels))
 """
 
 
-@pytest.mark.parametrize("mode, compiled", [("warm", "11111"), ("small", "11000"), ("control", "00000")])
-def test_a_cut_off_warm_up_still_reaches_the_end_games_kernels(root, mode, compiled):
+@pytest.mark.parametrize(("n_words", "mode", "compiled"), [(5, "warm", "11111"), (5, "small", "11000"),
+                                                           (5, "control", "00000"), (3, "warm", "11"),
+                                                           (3, "small", "10"), (3, "control", "00")])
+def test_a_cut_off_warm_up_still_reaches_the_end_games_kernels(root, n_words, mode, compiled):
     """Set-up's warm-up game is cut off after ``WARM_SECONDS`` (eight words' whole game took 48 s
     of set-up); a game of a few words of one length then compiles (or loads) the end game's kernels
-    (listing, expected guesses), so that the first real game does not, and the same game with
-    every count estimated and then with every count sampled and joined in buckets compiles the
-    estimate's and the long join's (on an empty cache five and eight Diceware words compiled
-    them in their first real game: guesses of 15 and 18.6 s).  In a fresh process: the kernels'
-    signatures are there after the warm-up; after the small game alone (the warm-up before), the
-    end game's only; after the cut-off game alone, none."""
+    (listing, expected guesses), so that the first real game does not, and the same game again
+    compiles the middle game's: for the level search with every count estimated, then with every
+    count sampled and joined in buckets; for the tuple search never listed, its searches refined
+    from the answer before (on an empty cache five and eight Diceware words compiled them in their
+    first real game, guesses of 15 and 18.6 s; three words, 5.2 s).  In a fresh process: the
+    kernels' signatures are there after the warm-up; after the small game alone (the warm-up
+    before), the end game's only; after the cut-off game alone, none."""
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", WARM_CHECK, str(root / "data" / "words.txt"), mode],
+    out = subprocess.run([sys.executable, "-c", WARM_CHECK, str(root / "data" / "words.txt"), mode, str(n_words)],
                          capture_output=True, text=True, check=True).stdout.split()
     assert "".join("1" if int(k) > 0 else "0" for k in out) == compiled, out

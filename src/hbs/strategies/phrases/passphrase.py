@@ -84,18 +84,23 @@ class PhraseBreaker:
         kernel now, in the bot's setup, and not in a game's first guesses; stop after ``seconds``.
         Then play a game of a few words of the list (``WARM_WORDS`` of one length), whose end
         game (exact meetings, listing, expected guesses) a long game cut off does not reach, nor
-        one whose count is estimated until two phrases are left; and for the level search, the
-        same game with every count estimated, then with every count sampled and joined in
-        buckets (:class:`EstimatingSearch`, :class:`JoiningSearch`): a long game cut off while its
-        kernels compiled reached neither, and its first real game compiled them, a guess of 15-20
-        s (five and eight Diceware words on an empty cache).  The memos
+        one whose count is estimated until two phrases are left.  Then the same game for the
+        middle game's kernels: for the level search with every count estimated, then with every
+        count sampled and joined in buckets (:class:`EstimatingSearch`, :class:`JoiningSearch`);
+        for the tuple search never listed, its searches refined from the answer before.  A long
+        game cut off while its kernels compiled reached none of them, and the first real game
+        compiled them (on an empty cache, guesses of 15-20 s for five and eight Diceware words,
+        5 s for three words of ``data/words.txt``).  The memos
         it fills hold what any game with the same history would compute: the guesses do not change."""
         secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
         self._play(secret, max_guesses, time.monotonic() + seconds)
         common = max(Counter(map(len, self.game.words)).items(), key=lambda kv: (kv[1], -kv[0]))[0]
         few = tuple(w for w in self.game.words if len(w) == common)[:WARM_WORDS]
-        for searcher in (LevelSearch, EstimatingSearch, JoiningSearch) if self._levels else (TupleSearch,):
-            small = PhraseBreaker(PhraseGame(few, self.n), self.seed, self.settings, searcher=searcher)
+        counting = replace(self.settings, enumerate_below=0)  # (never listed: counted to the end)
+        games = ([(LevelSearch, self.settings), (EstimatingSearch, self.settings), (JoiningSearch, self.settings)]
+                 if self._levels else [(TupleSearch, self.settings), (TupleSearch, counting)])
+        for searcher, settings in games:
+            small = PhraseBreaker(PhraseGame(few, self.n), self.seed, settings, searcher=searcher)
             small._play(" ".join(few[(i * 7) % len(few)] for i in range(self.n)), max_guesses, float("inf"))
 
     def _play(self, secret: str, max_guesses: int, deadline: float) -> bool:
