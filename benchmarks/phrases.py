@@ -82,7 +82,8 @@ def main() -> None:
         bot.setup(game)
     else:  # what the entropy bot's setup does for phrases, with the settings
         if not hasattr(bot, "breaker"):
-            sys.exit(f"--settings: bot {args.bot!r} has no phrase engine to take them")
+            print(f"--settings: bot {args.bot!r} has no phrase engine to take them", file=sys.stderr)
+            sys.exit(2)
         from hbs.strategies.phrases.passphrase import PhraseBreaker
 
         bot.breaker = PhraseBreaker(game, args.bot_seed, settings=settings)
@@ -140,8 +141,26 @@ def parsed_settings(text: str):
         unknown = sorted(set(given) - known) if isinstance(given, dict) else "not an object"
         print(f"--settings: {unknown}: the fields are {', '.join(sorted(known))}", file=sys.stderr)
         sys.exit(2)
+    defaults = Settings()
+    for name, value in given.items():
+        wanted = _kind(getattr(defaults, name))
+        if not wanted[0](value):
+            print(f"--settings: {name}: {json.dumps(value)} is not {wanted[1]}", file=sys.stderr)
+            sys.exit(2)
     return Settings(**given)
 
+
+
+def _kind(default) -> tuple:
+    """What a setting whose default is ``default`` may be given as: a test, and its name."""
+    number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
+    if default is None:  # (the engine's choice: a number or a flag in its place)
+        return (lambda v: v is None or isinstance(v, (int, float))), "a number, true, false or null"
+    if isinstance(default, bool):
+        return (lambda v: isinstance(v, bool)), "true or false"
+    if isinstance(default, float):
+        return number, "a number"
+    return (lambda v: isinstance(v, int) and not isinstance(v, bool)), "an integer"
 
 def information(game, mean: float) -> str:
     """Bits a guess (the phrases' bits over the guesses before the last) and the information bound:
