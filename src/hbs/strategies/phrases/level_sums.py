@@ -146,7 +146,8 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     stay in the buckets' order, a function of the level's rows and bounds alone: putting them back
     in first-seen order (two counting sorts and three gathers of millions of rows) was a sixth of a
     slow five-word guess, and the order decides only which sums an estimate's uniforms draw."""
-    keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, bucket_steps, max_sums)
+    keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, float(bucket_steps),
+                                              float(max_sums))  # (floats: one compiled signature)
     if not whole:
         return None
     return keys, counts, build_table(keys) if table else None, firsts

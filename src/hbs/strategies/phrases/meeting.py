@@ -335,10 +335,10 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
     t_hash = _linear_hashes(target.reshape(1, -1))[0]
     ai, di, bi, r1, r2 = _scratch(target.shape[0])
     rest = np.empty(chosen.shape[0], dtype=np.int64)
-    n, steps = 0, 0
+    n, steps = np.int64(0), np.int64(0)  # (not literal zeros: _group_join compiles once)
     for group in range(a_first.shape[0] - 1):
         lo, hi = a_first[group], a_first[group + 1]
-        d = 0
+        d = np.int64(0)
         while lo < hi and d < d_keys.shape[0]:
             n, d, steps = _group_join(lo, hi, d, a_sorted, a_hashes, d_keys, d_code, d_hashes, b_sorted, target,
                                       t_hash, chosen, place, radix, b_least, tables, filt, meta, ai, di, bi, n, steps,
@@ -402,6 +402,7 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
     False.
     (``b_table``: ``b_keys``' table, for a right side joined whole, or what gives it when asked, or
     None: built if so; see ``BUCKET_SUMS`` and ``PLAIN_BELOW`` for the other two.)"""
+    max_meetings, max_steps = float(max_meetings), float(max_steps)  # (one compiled signature)
     plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below)
     if plan is None:
         if len(a_keys) * len(d_keys) > max_steps:

@@ -32,7 +32,7 @@ def right_tuples(pc: np.ndarray, pd: np.ndarray, target: np.ndarray,
     cap = max(1, min(pc.shape[0] * per, start_rows))
     keys = np.empty((cap, target.shape[0]), dtype=np.uint64)
     tuples = np.zeros((cap, 2), dtype=np.int32)
-    n, a = 0, 0
+    n, a = np.int64(0), np.int64(0)  # (not literal zeros: _grown and _right_rows compile once)
     while a < pc.shape[0]:
         while n + per > keys.shape[0]:
             keys = _grown(keys, n)
