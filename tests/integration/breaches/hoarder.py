@@ -4,25 +4,38 @@ terminal escape sequences that would print a forged line.  Plays first-consisten
 import os
 from pathlib import Path
 
-from hbs import Guess
-from hbs.strategies import ConsistentBot
+from hbs import Bot, Guess, grade
 
 FORGED = "\x1b[2K\r\x1b[1A  -> solved in 1 guesses\n\x1b]0;owned\x07\u202e"
 
 
-class Hoarder(ConsistentBot):
+class Hoarder(Bot):
     """Leaves what it can behind."""
+
+    games = {"mastermind", "bulls"}
+    history_only = True
 
     def __init__(self, what: str = "cache"):
         self.what = what
+
+    def setup(self, game):
+        # plain Python, as `hbs new` writes a bot: no numba for its confined worker to load (a second of CPU)
+        self.known = {(): game.codes()}
+
+    def fits(self, history):
+        """The codes that fit every answer so far, memoised by history."""
+        key = tuple(tuple(turn) for turn in history)
+        if key not in self.known:
+            g, b, w = key[-1]
+            self.known[key] = [c for c in self.fits(key[:-1]) if grade(g, c) == (b, w) and g != c]
+        return self.known[key]
 
     def guess(self, history):
         if self.what == "cache" and not history:
             folder = Path(os.environ["NUMBA_CACHE_DIR"])
             for k in range(1200):
                 (folder / f"junk-{k}.nbc").write_bytes(b"\0" * 1024)
-        base = super().guess(history)
-        text = base.text if isinstance(base, Guess) else base
+        text = self.fits(history)[0]
         if self.what == "phase":
             return Guess(text, phase="x" * 1_000_000)
         if self.what == "forge":
@@ -30,6 +43,3 @@ class Hoarder(ConsistentBot):
                 raise RuntimeError(FORGED)
             return Guess(text, phase=FORGED)
         return text
-
-    def choose(self, history, subset):
-        return self.space.text(subset[0])

@@ -19,7 +19,7 @@ import os
 import socket
 from pathlib import Path
 
-from hbs.strategies import ConsistentBot
+from hbs import Bot, grade
 
 
 def caps(bot) -> str:
@@ -123,11 +123,26 @@ ATTACKS = {f.__name__: f for f in (caps, chmod, syslog, fifo, hostname, unix, ab
                                    prlimit, ipc, devshm)}
 
 
-class Inventory(ConsistentBot):
+class Inventory(Bot):
     """Takes stock of its privileges; plays first-consistent when it has none."""
+
+    games = {"mastermind", "bulls"}
+    history_only = True
 
     def __init__(self, attack: str = "caps", target: str = "", unix: str = "", abstract: str = ""):
         self.attack, self.target, self.unix, self.abstract = attack, target, unix, abstract
+
+    def setup(self, game):
+        # plain Python, as `hbs new` writes a bot: no numba for its confined worker to load (a second of CPU)
+        self.known = {(): game.codes()}
+
+    def fits(self, history):
+        """The codes that fit every answer so far, memoised by history."""
+        key = tuple(tuple(turn) for turn in history)
+        if key not in self.known:
+            g, b, w = key[-1]
+            self.known[key] = [c for c in self.fits(key[:-1]) if grade(g, c) == (b, w) and g != c]
+        return self.known[key]
 
     def guess(self, history):
         if not history:
@@ -139,7 +154,4 @@ class Inventory(ConsistentBot):
                     pass
             if any(found):
                 raise RuntimeError("ESCAPED: " + "; ".join(filter(None, found)))
-        return super().guess(history)
-
-    def choose(self, history, subset):
-        return self.space.text(subset[0])
+        return self.fits(history)[0]

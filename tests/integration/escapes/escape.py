@@ -17,8 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from hbs.core.rule import grade
-from hbs.strategies import ConsistentBot
+from hbs import Bot, grade
 
 
 def runner_pid() -> int:
@@ -119,18 +118,33 @@ ATTACKS = {"memory": memory, "write": write, "connect": connect, "signal": kill,
            "threads": threads, "fsize": fsize, "fds": fds}
 
 
-class Escape(ConsistentBot):
+class Escape(Bot):
     """Tries to get out of its confinement; plays first-consistent when it cannot."""
+
+    games = {"mastermind", "bulls"}
+    history_only = True
 
     def __init__(self, attack: str = "secrets", target: str = "", port: int = 0):
         self.attack, self.target, self.port = attack, target, port
+
+    def setup(self, game):
+        # plain Python, as `hbs new` writes a bot: no numba for its confined worker to load (a second of CPU)
+        self.known = {(): game.codes()}
+
+    def fits(self, history):
+        """The codes that fit every answer so far, memoised by history."""
+        key = tuple(tuple(turn) for turn in history)
+        if key not in self.known:
+            g, b, w = key[-1]
+            self.known[key] = [c for c in self.fits(key[:-1]) if grade(g, c) == (b, w) and g != c]
+        return self.known[key]
 
     def guess(self, history):
         if self.attack == "secrets":
             try:
                 lines = secrets_file()
             except (OSError, ValueError, IndexError):
-                return super().guess(history)
+                return self.fits(history)[0]
             return next(s for s in lines if all(grade(g, s) == (b, w) for g, b, w in history))
         if not history:  # several attacks, comma-separated: each is tried, what got out is reported
             found = []
@@ -141,7 +155,4 @@ class Escape(ConsistentBot):
                     pass
             if any(found):
                 raise RuntimeError("ESCAPED: " + "; ".join(filter(None, found)))
-        return super().guess(history)
-
-    def choose(self, history, subset):
-        return self.space.text(subset[0])
+        return self.fits(history)[0]
