@@ -57,3 +57,26 @@ def test_phrase_game_problems():
     assert "not in the word list" in game.problem("cat cow dog")
     assert game.problem("cat dog") and game.problem("cat  dog cat") and game.problem("cat dog cat ")
     assert game.size == 8
+
+
+@pytest.mark.parametrize("game", [mastermind(), bulls(), mastermind(3, 5, "abcde")])
+def test_the_fitting_codes_are_the_consistent_set_of_the_numba_kernels(game):
+    """``fitting`` (plain Python, for simple bots) against the bundled bots' consistent sets, after
+    histories of random guesses at random secrets."""
+    import random
+
+    from hbs.core.rule import grade
+    from hbs.strategies import ConsistentBot
+
+    reference = ConsistentBot()
+    reference.setup(game)
+    codes, rng = game.codes(), random.Random(7)
+    for _ in range(20):
+        secret, history = rng.choice(codes), []
+        for _ in range(rng.randint(0, 4)):
+            guess = rng.choice(codes)
+            if guess != secret:
+                history.append((guess, *grade(guess, secret)))
+        fit = game.fitting(history)
+        assert fit == [reference.space.text(i) for i in reference.consistent(history)]
+        assert secret in fit

@@ -125,6 +125,14 @@ class CodeGame:
         """Every code, written, in lexicographic order."""
         return ["".join(self.symbols[i] for i in row) for row in self._rows()]
 
+    def fitting(self, history) -> list[str]:
+        """The codes, in lexicographic order, that fit every turn of ``history`` (guess, black,
+        white; a guess answered short of solved is not the secret): by the scalar rule, in plain
+        Python, for a simple bot whose worker then never loads numba."""
+        from hbs.core.rule import grade
+
+        return [c for c in self.codes() if all(grade(g, c) == (b, w) and g != c for g, b, w in history)]
+
     def to_payload(self) -> dict:
         """The rules as JSON data, as a worker (or a bot in another language) receives them."""
         return {"kind": self.kind, "pegs": self.pegs, "colors": self.colors, "alphabet": self.alphabet}

@@ -1,8 +1,7 @@
-from hbs import UnsupportedGame
-from hbs.strategies import ConsistentBot
+from hbs import Bot, UnsupportedGame
 
 
-class Decliner(ConsistentBot):
+class Decliner(Bot):
     """Declares bulls, then declines it in setup."""
 
     games = frozenset({"mastermind", "bulls"})
@@ -10,7 +9,7 @@ class Decliner(ConsistentBot):
     def setup(self, game):
         if game.kind == "bulls":
             raise UnsupportedGame("no bulls after all")
-        super().setup(game)
+        self.game = game
 
-    def choose(self, history, subset):
-        return self.space.text(subset[0])
+    def guess(self, history):
+        return self.game.fitting(history)[0]

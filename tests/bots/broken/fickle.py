@@ -1,16 +1,16 @@
 import os
 
-from hbs.strategies import ConsistentBot
+from hbs import Bot
 
 
-class Fickle(ConsistentBot):
+class Fickle(Bot):
     """A consistent code drawn from the operating system's randomness: not reproducible."""
 
     games = frozenset({"mastermind"})
 
-    def guess(self, history):
-        self._guesses.clear()  # no memo: draw again every time
-        return super().guess(history)
+    def setup(self, game):
+        self.game = game
 
-    def choose(self, history, subset):
-        return self.space.text(subset[int.from_bytes(os.urandom(4), "little") % len(subset)])
+    def guess(self, history):
+        fit = self.game.fitting(history)
+        return fit[int.from_bytes(os.urandom(4), "little") % len(fit)]

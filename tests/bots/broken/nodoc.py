@@ -1,6 +1,11 @@
-from hbs.strategies import ConsistentBot
+from hbs import Bot
 
 
-class NoDoc(ConsistentBot):
-    def choose(self, history, subset):
-        return self.space.text(subset[0])
+class NoDoc(Bot):
+    games = frozenset({"mastermind", "bulls"})
+
+    def setup(self, game):
+        self.game = game
+
+    def guess(self, history):
+        return self.game.fitting(history)[0]

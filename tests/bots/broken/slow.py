@@ -1,14 +1,17 @@
 import time
 
-from hbs.strategies import ConsistentBot
+from hbs import Bot
 
 
-class Slow(ConsistentBot):
+class Slow(Bot):
     """Thinks for 1.5 seconds over each first guess."""
 
     games = frozenset({"mastermind"})
 
-    def choose(self, history, subset):
+    def setup(self, game):
+        self.game = game
+
+    def guess(self, history):
         if not history:
             time.sleep(1.5)
-        return self.space.text(subset[0])
+        return self.game.fitting(history)[0]

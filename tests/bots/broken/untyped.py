@@ -1,11 +1,16 @@
-from hbs.strategies import ConsistentBot
+from hbs import Bot
 
 
-class Untyped(ConsistentBot):
+class Untyped(Bot):
     """Its option `depth` has neither a type nor a default."""
+
+    games = frozenset({"mastermind", "bulls"})
 
     def __init__(self, depth):
         self.depth = depth
 
-    def choose(self, history, subset):
-        return self.space.text(subset[0])
+    def setup(self, game):
+        self.game = game
+
+    def guess(self, history):
+        return self.game.fitting(history)[0]

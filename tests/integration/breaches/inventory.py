@@ -19,7 +19,7 @@ import os
 import socket
 from pathlib import Path
 
-from hbs import Bot, grade
+from hbs import Bot
 
 
 def caps(bot) -> str:
@@ -133,16 +133,7 @@ class Inventory(Bot):
         self.attack, self.target, self.unix, self.abstract = attack, target, unix, abstract
 
     def setup(self, game):
-        # plain Python, as `hbs new` writes a bot: no numba for its confined worker to load (a second of CPU)
-        self.known = {(): game.codes()}
-
-    def fits(self, history):
-        """The codes that fit every answer so far, memoised by history."""
-        key = tuple(tuple(turn) for turn in history)
-        if key not in self.known:
-            g, b, w = key[-1]
-            self.known[key] = [c for c in self.fits(key[:-1]) if grade(g, c) == (b, w) and g != c]
-        return self.known[key]
+        self.game = game  # it plays game.fitting: plain Python, no numba for its confined worker to load
 
     def guess(self, history):
         if not history:
@@ -154,4 +145,4 @@ class Inventory(Bot):
                     pass
             if any(found):
                 raise RuntimeError("ESCAPED: " + "; ".join(filter(None, found)))
-        return self.fits(history)[0]
+        return self.game.fitting(history)[0]

@@ -128,23 +128,14 @@ class Escape(Bot):
         self.attack, self.target, self.port = attack, target, port
 
     def setup(self, game):
-        # plain Python, as `hbs new` writes a bot: no numba for its confined worker to load (a second of CPU)
-        self.known = {(): game.codes()}
-
-    def fits(self, history):
-        """The codes that fit every answer so far, memoised by history."""
-        key = tuple(tuple(turn) for turn in history)
-        if key not in self.known:
-            g, b, w = key[-1]
-            self.known[key] = [c for c in self.fits(key[:-1]) if grade(g, c) == (b, w) and g != c]
-        return self.known[key]
+        self.game = game  # it plays game.fitting: plain Python, no numba for its confined worker to load
 
     def guess(self, history):
         if self.attack == "secrets":
             try:
                 lines = secrets_file()
             except (OSError, ValueError, IndexError):
-                return self.fits(history)[0]
+                return self.game.fitting(history)[0]
             return next(s for s in lines if all(grade(g, s) == (b, w) for g, b, w in history))
         if not history:  # several attacks, comma-separated: each is tried, what got out is reported
             found = []
@@ -155,4 +146,4 @@ class Escape(Bot):
                     pass
             if any(found):
                 raise RuntimeError("ESCAPED: " + "; ".join(filter(None, found)))
-        return self.fits(history)[0]
+        return self.game.fitting(history)[0]
