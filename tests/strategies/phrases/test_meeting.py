@@ -32,11 +32,17 @@ def packed(rows):
     return pack(rows.astype(np.uint8))
 
 
+def triples(a, d, b, target):
+    """Every ``(i, j, k)`` with ``a[i] + d[j] + b[k] == target``, in that order: a brute force over
+    every triple (each pair's right sums compared at once)."""
+    return [(i, j, int(k)) for i in range(len(a)) for j in range(len(d))
+            for k in np.flatnonzero((b == target - a[i] - d[j]).all(axis=1))]
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_the_bucketed_join_finds_every_meeting_in_order(seed):
     a, d, b, target = sides(seed)
-    brute = [(i, j, k) for i, j in itertools.product(range(len(a)), range(len(d)))
-             for k in range(len(b)) if (a[i] + d[j] + b[k] == target).all()]
+    brute = triples(a, d, b, target)
     keys = packed(a), packed(d), packed(b)
     goal = packed(target[None])[0]
     args = (*keys, build_table(keys[2]), goal)
@@ -108,8 +114,7 @@ def test_a_carry_between_fields_is_no_meeting():
     keys = packed(a), packed(d), packed(b)
     args = (*keys, build_table(keys[2]), packed(target[None])[0])
     assert int(keys[0][0, 0] + keys[1][0, 0] + keys[2][0, 0]) == int(args[4][0])  # (the words agree)
-    brute = [(i, j, k) for i in range(len(a)) for j in range(len(d)) for k in range(len(b))
-             if (a[i] + d[j] + b[k] == target).all()]
+    brute = triples(a, d, b, target)
     for found in (meeting.meet(*args, bucket_sums=4, plain_below=0), meeting.meet(*args, plain_below=1 << 30)):
         assert found[3] and list(zip(*(x.tolist() for x in found[:3]))) == brute
 
@@ -159,7 +164,7 @@ def test_a_sample_of_every_pair_counts_the_meetings(seed):
     are over ``OVER_BY`` times it (and at least ``OVER_HITS``)."""
     a, d, b, target = sides(seed)
     assert len(a) * len(d) <= meeting.MEETING_PAIRS
-    brute = sum((a[i] + d[j] + b[k] == target).all() for i in range(len(a)) for j in range(len(d)) for k in range(len(b)))
+    brute = len(triples(a, d, b, target))
     keys = packed(a), packed(d), packed(b)
     table, goal = build_table(keys[2]), packed(target[None])[0]
     assert meeting._sampled_meetings(*keys, table, goal, len(a) * len(d)) == brute
