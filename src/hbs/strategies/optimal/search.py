@@ -224,7 +224,7 @@ def _settle(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats, 
     return best, key, known, none, none
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats, opening) -> int:
     """The least total guesses to find every code of ``subset`` (``int64[n]`` ascending) with at most
     ``depth`` guesses each, when that is below ``beta``; else a lower bound ``>= beta`` (``INF``: no
@@ -301,6 +301,7 @@ def search(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats, o
                 nexts[level] = -1  # this guess cannot beat the best: the next guess
         if entering:  # settled at once: back to the parent
             if level == 0:
+                stats[5] = len(memo)
                 return value
             entering = False
             continue
@@ -378,6 +379,7 @@ def search(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats, o
             if knowns[level] < 0 or (knowns[level] >> _SHIFT) < value:
                 memo[key] = value << _SHIFT
         if level == 0:
+            stats[5] = len(memo)
             return value
 
 
@@ -421,22 +423,20 @@ def ranked(subset, depth, hist, hlen, tables, rules) -> tuple[np.ndarray, np.nda
     return candidates[order], scores[order]
 
 
-@njit(cache=True, nogil=True)
 def guess_cost(subset, guess, limit, depth, hist, hlen, tables, rules):
     """What opening ``subset`` with ``guess`` costs at best when below ``limit`` (else a bound
     ``>= limit``), the search's counts, and its memo and lists (to lay the strategy out from).
-    Runs without the GIL, with a memo of its own."""
+    Runs without the GIL (``search``), with a memo of its own.  (Not a kernel itself: one that
+    calls ``search`` compiles all of it again into its own machine code, 3 s of a cold start.)"""
     memo, lists, stats, work = _fresh(hist, hlen, depth)
     total = search(subset, depth, limit, work, hlen, tables, rules, memo, lists, stats,
                    np.full(1, guess, dtype=np.int64))
-    stats[5] = len(memo)
     return total, stats, memo, lists
 
 
-@njit(cache=True, nogil=True)
 def solve_set(subset, depth, hist, hlen, tables, rules):
-    """Search ``subset`` and lay its optimal strategy out as a tree (see :func:`layout`).  Runs
-    without the GIL."""
+    """Search ``subset`` and lay its optimal strategy out as a tree (see :func:`layout`), without
+    the GIL (a plain function, as :func:`guess_cost`)."""
     memo, lists, stats, work = _fresh(hist, hlen, depth)
     total = search(subset, depth, INF, work, hlen, tables, rules, memo, lists, stats, np.empty(0, dtype=np.int64))
     return layout(subset, total, depth, hist, hlen, tables, rules, memo, lists, stats)
@@ -472,7 +472,7 @@ def layout(subset, total, depth, hist, hlen, tables, rules, memo, lists, stats):
             known = memo.get(_hash(here, left if limited else 0), -1)
             if known < 0 or not known & 1:  # solved within a bound only: solve it again
                 _copy(work, path, path.shape[0])
-                search(here, left, INF, work, path.shape[0], tables, rules, memo, lists, stats, none)
+                search(here, left, np.int64(INF), work, path.shape[0], tables, rules, memo, lists, stats, none)
                 known = memo[_hash(here, left if limited else 0)]
             g = ((known >> 1) & ((1 << (_SHIFT - 1)) - 1)) - 1
         parents.append(parent)
