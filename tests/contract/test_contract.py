@@ -75,25 +75,24 @@ def test_statuses_are_strings_everywhere():
 
 TALKER = '''
 import sys
-from hbs import Guess
-from hbs.strategies import ConsistentBot
+from hbs import Bot, Guess
 
 
-class Talker(ConsistentBot):
+class Talker(Bot):
     """First consistent with a phase; says things on stderr and fails on its third guess."""
 
     games = {"mastermind"}
     history_only = HISTORY_ONLY
 
+    def setup(self, game):
+        self.game = game
+
     def guess(self, history):
         print(f"thinking after {len(history)} answers", file=sys.stderr)
         if len(history) == 2:
             raise RuntimeError("gave up")
-        found = super().guess(history)
-        return Guess(found.text, found.remaining, phase=f"p{len(history)}")
-
-    def choose(self, history, subset):
-        return self.space.text(subset[0])
+        fit = self.game.fitting(history)
+        return Guess(fit[0], len(fit), phase=f"p{len(history)}")
 '''
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from hbs.errors import InputError
@@ -128,14 +128,24 @@ class CodeGame:
     def fitting(self, history) -> list[str]:
         """The codes, in lexicographic order, that fit every turn of ``history`` (guess, black,
         white; a guess answered short of solved is not the secret): by the scalar rule, in plain
-        Python, for a simple bot whose worker then never loads numba."""
-        from hbs.core.rule import grade
-
-        return [c for c in self.codes() if all(grade(g, c) == (b, w) and g != c for g, b, w in history)]
+        Python, for a simple bot whose worker then never loads numba.  Each history's codes are
+        kept (the last 4,096), and a history's are its parent's that fit its last turn: a walk
+        over a decision tree (`hbs tree`) grades each code once a node."""
+        return list(_fitting(self, tuple((str(g), int(b), int(w)) for g, b, w in history)))
 
     def to_payload(self) -> dict:
         """The rules as JSON data, as a worker (or a bot in another language) receives them."""
         return {"kind": self.kind, "pegs": self.pegs, "colors": self.colors, "alphabet": self.alphabet}
+
+
+@lru_cache(maxsize=1 << 12)
+def _fitting(game: CodeGame, history: tuple) -> tuple[str, ...]:
+    if not history:
+        return tuple(game.codes())
+    from hbs.core.rule import grade
+
+    g, b, w = history[-1]
+    return tuple(c for c in _fitting(game, history[:-1]) if grade(g, c) == (b, w) and g != c)
 
 
 @dataclass(frozen=True, eq=True)
