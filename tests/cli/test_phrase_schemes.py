@@ -18,6 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 ODD = ["drop-down", "it's", "4x4", "café", "straße", "łódź", "zoë"]  # EFF-style, digits, latin-1 and beyond
 
 
+#: One worker: each worker's set-up compiles (or loads) every phrase kernel, so two set-ups on a
+#: cold cache compile them twice at once (the suite's other process has the other core)
+ONE_WORKER = ("--workers", "1")
+
+
 def hbs(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "hbs", *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
 
@@ -51,7 +56,7 @@ def test_the_phrase_bot_plays_words_of_any_characters(tmp_path):
     words, phrases = lists(tmp_path, ODD + ["yo-yo", "t-shirt", "o'clock"], 2)
     replays = tmp_path / "r.jsonl"
     done = hbs("run", "--bot", "entropy", "--words", str(words), "--n-words", "2", "--phrases", str(phrases),
-               "--replays", str(replays), "--json", "--scoreboard", str(tmp_path / "board"))
+               "--replays", str(replays), "--json", "--scoreboard", str(tmp_path / "board"), *ONE_WORKER)
     assert done.returncode == 0, done.stderr
     games = list(read(replays))
     assert len(games) == 10**2 and all(g.status == "solved" for g in games)
@@ -101,7 +106,7 @@ def test_the_phrase_bot_plays_five_to_eight_words(tmp_path, n_words, played, mos
     phrases.write_text("\n".join(" ".join(rng.choice(words) for _ in range(n_words)) for _ in range(played)) + "\n")
     replays = tmp_path / "r.jsonl"
     done = hbs("run", "--bot", "entropy", "--words", str(listed), "--n-words", str(n_words), "--phrases", str(phrases),
-               "--replays", str(replays), "--json", "--scoreboard", str(tmp_path / "board"))
+               "--replays", str(replays), "--json", "--scoreboard", str(tmp_path / "board"), *ONE_WORKER)
     assert done.returncode == 0, done.stderr
     games = list(read(replays))
     assert len(games) == played and all(g.status == "solved" for g in games)

@@ -36,8 +36,8 @@ def made(tmp_path_factory):
     board = tmp / "board"
     for bot, extra in (("knuth", ["--replays", str(tmp / "knuth.jsonl")]), ("first", ["--replays", str(tmp / "first.jsonl")]),
                        ("parts", []), ("entropy", ["--phrases", "data/pass.txt", "--replays", str(tmp / "entropy.jsonl")])):
-        done = hbs("run", "--bot", bot, "--limit", "40" if bot != "entropy" else "3", "--json",
-                   "--scoreboard", str(board), *extra)
+        done = hbs("run", "--bot", bot, "--limit", "40" if bot != "entropy" else "3", "--json", "--workers", "1",
+                   "--scoreboard", str(board), *extra)  # (one worker: one set-up, one compile)
         assert done.returncode == 0, done.stderr
     (board / "runs" / "truncated.json").write_text('{"bot": "knuth", "game": "master')
     (board / "runs" / "foreign.json").write_text('{"hello": "world"}')
