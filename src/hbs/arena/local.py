@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from typing import Callable, Sequence
 
 from hbs.arena.contestant import BotRef, Contestant, play_games, play_isolated
 from hbs.arena.slots import Cancelled, Slots
 from hbs.core.record import GameRecord
 from hbs.core.rule import grade
+from hbs.sandbox import caches
 from hbs.sandbox.confinement import Plan
 from hbs.sandbox.workers import UNCONFINED, cores
 
@@ -95,7 +97,10 @@ def run_isolated(
 
     try:
         if shared is None:
-            for contestant in contestants:  # all set up at once; the first answers for the bot
+            # all set up at once (the first answers for the bot), but where the bot's compile cache
+            # is empty only the first: its set-up compiles the bot's kernels, which the others'
+            # set-ups (started as they take their first game) then load instead of compiling too
+            for contestant in contestants[:1] if fresh_cache(plan) else contestants:
                 contestant.start()
         elif not seat(0):
             raise KeyboardInterrupt
@@ -122,6 +127,12 @@ def run_isolated(
     if shared is not None and shared.cancelled:
         raise KeyboardInterrupt
     return [r for r in records if r is not None]
+
+
+def fresh_cache(plan: Plan) -> bool:
+    """Whether the bot's own compile cache holds nothing yet (its first run, or its first since
+    it was emptied over its cap).  Counted as the cap counts it, never following a link."""
+    return plan.cache is not None and caches.usage(Path(plan.cache))[1] == 0
 
 
 def pinned(workers: int) -> list[int | None]:
