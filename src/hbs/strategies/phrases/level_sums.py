@@ -198,7 +198,7 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
     keys = np.empty((1024, words), dtype=np.uint64)
     counts = np.zeros(1024, dtype=np.float64)
     firsts = np.empty(1024, dtype=np.int64)
-    n, done, total = 0, 0.0, float(p_rows.shape[0]) * d_keys.shape[0]
+    n, done, total = np.int64(0), 0.0, float(p_rows.shape[0]) * d_keys.shape[0]
     for v in range(buckets):
         if n > max_sums or (10 * done >= total and n * total > max_sums * done):
             return keys[:0], counts[:0], firsts[:0], False

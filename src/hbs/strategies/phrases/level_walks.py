@@ -77,7 +77,7 @@ def branches(states: np.ndarray, keys: np.ndarray, counts: np.ndarray, firsts: n
     parents = np.empty(cap, dtype=np.int64)
     rows = np.empty(cap, dtype=np.int64)
     r = np.empty(keys.shape[1], dtype=np.uint64)
-    n = 0
+    n = np.int64(0)  # (not a literal zero: _grown compiles once)
     for i in range(states.shape[0]):
         key = keys[states[i]]
         while n + d_keys.shape[0] > src.shape[0]:  # room for this sum's steps (not in the loop: see _bucket)

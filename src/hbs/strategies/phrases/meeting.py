@@ -83,7 +83,7 @@ def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: 
     """The join whole: each left sum with each middle sum, the rest looked up in ``b_table`` where
     it passes ``b_filter`` (see ``meet``)."""
     ai, di, bi, r1, r2 = _scratch(target.shape[0])
-    n = 0
+    n = np.int64(0)  # (not a literal zero: _grown compiles once)
     for a in range(a_keys.shape[0]):
         if not _residual(target, a_keys[a], r1):
             continue

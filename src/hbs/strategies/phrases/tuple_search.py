@@ -201,7 +201,7 @@ def left_matches(
     r1 = np.empty(words, dtype=np.uint64)
     r2 = np.empty(words, dtype=np.uint64)
     shift = np.uint64(sort_shift)
-    n = 0
+    n = np.int64(0)  # (not a literal zero: _grown compiles once)
     for a in range(pa.shape[0]):
         if not _residual(target, pa[a], r1):
             continue
@@ -237,7 +237,7 @@ def refined_matches(
     out_g = np.empty(cap, dtype=np.int64)
     r1 = np.empty(words, dtype=np.uint64)
     r2 = np.empty(words, dtype=np.uint64)
-    n = 0
+    n = np.int64(0)
     for e in range(parent.shape[0]):
         p, q = parent[e, 0], parent[e, 1]
         room = (a_first[p + 1] - a_first[p]) * ((b_first[q + 1] - b_first[q]) if n_left == 2 else 1)
