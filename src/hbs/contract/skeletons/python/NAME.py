@@ -4,7 +4,7 @@ The first line of this docstring is what `hbs bots` shows.  `hbs check NAME` pla
 says what a bot breaks; `hbs run --bot NAME --game mastermind` plays every code.
 """
 
-from hbs import Bot, Game, Guess, UnsupportedGame, grade
+from hbs import Bot, Game, Guess, UnsupportedGame
 
 
 class NAME_CLASS(Bot):
@@ -21,14 +21,13 @@ class NAME_CLASS(Bot):
         """Once, before the games: precompute here (and raise UnsupportedGame to decline a game)."""
         if game.kind == "phrases":
             raise UnsupportedGame("NAME plays code games (mastermind, bulls)")
-        self.codes = game.codes()  # every code, in lexicographic order
-        if self.order == "last":
-            self.codes.reverse()
+        self.game = game  # game.codes(): every code, in lexicographic order
 
     def guess(self, history) -> Guess:
         """The next guess, given this game's earlier Turn(guess, black, white); () is a new game."""
-        fits = [code for code in self.codes
-                if all(grade(turn.guess, code) == (turn.black, turn.white) and turn.guess != code for turn in history)]
+        fits = self.game.fitting(history)  # the codes every answer so far allows (hbs.grade is the rule)
+        if self.order == "last":
+            fits.reverse()
         if not fits:
             raise RuntimeError("no code fits the answers")
         return Guess(fits[0], remaining=len(fits), phase="fit")
