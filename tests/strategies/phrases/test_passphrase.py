@@ -221,7 +221,7 @@ def test_loose_probes_are_designed_on_the_sample_of_their_phrase_length(monkeypa
         asked.clear()
         solve(PhraseBreaker(PhraseGame(words, n_words), settings=settings), secret, budget=60)
         # (a mixture of spacings draws its share of the sample from each: smaller draws)
-        assert asked and max(asked) == expected and asked.count(expected) >= 3, (settings.sample, asked)
+        assert asked and max(asked) == expected and asked.count(expected) >= 2, (settings.sample, asked)
 
 
 @pytest.mark.parametrize("cover", [float("inf"), None])
@@ -386,6 +386,7 @@ def test_an_estimated_count_probes_the_word_it_tells_most_about(root):
     class Offer:  # what the breaker reads of an estimated search here
         lengths = np.array([5, 5, 5])
         focus_choices = [0, 1, 2]
+        joint_focus: list[int] = []
 
     usable = np.ones(17, dtype=bool)
     told = []
@@ -398,6 +399,34 @@ def test_an_estimated_count_probes_the_word_it_tells_most_about(root):
     chosen = breaker._focused(Offer, sample, usable)
     assert chosen == max(told, key=lambda t: t[0])[1]
     assert len({p for _, p in told}) == 3 and max(told)[0] > min(told)[0]
+
+
+def test_an_estimated_count_may_probe_the_whole_middle_at_once(root):
+    """Letters over every word of ``joint_focus`` at once where that tells more about the sample
+    (by the scalar rule) than letters over any one word; the control: with
+    ``Settings.joint_middle`` off the probe lies over one word, and tells less."""
+    import numpy as np
+
+    from hbs.strategies.phrases import probes
+    from hbs.strategies.phrases.settings import Settings
+
+    rng = random.Random(2)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if len(w) == 5], 300)))
+    sample = np.random.default_rng(0).integers(0, len(words), (400, 3))
+
+    class Offer:  # an estimated search with a middle of three words
+        lengths = np.array([5, 5, 5])
+        focus_choices = [1]
+        joint_focus = [0, 1, 2]
+
+    told = {}
+    for joint in (True, False):
+        breaker = PhraseBreaker(PhraseGame(words, 3), settings=Settings(joint_middle=joint))
+        probe = breaker._focused(Offer, sample, np.ones(17, dtype=bool))
+        over = [probes.letter_set(probe[6 * j : 6 * j + 5], breaker.letters).any() for j in range(3)]
+        assert over == ([True, True, True] if joint else [False, True, False])
+        told[joint] = _entropy(grade(probe, t) for t in breaker._texts(sample))
+    assert told[True] > told[False]
 
 
 def test_focus_choices_are_the_middle_and_the_enumerated_side():
@@ -417,8 +446,10 @@ def test_focus_choices_are_the_middle_and_the_enumerated_side():
         assert search.focus in choices
         if many:
             assert choices == [search.focus]
+            assert search.joint_focus == (sorted(search.middle) if search.focus in search.middle else [])
         else:
             assert choices == sorted(search.middle + search._left.slots) and len(choices) == 3
+            assert search.joint_focus == []  # a middle of one word
 
 
 WARM_CHECK = """

@@ -443,6 +443,15 @@ class LevelSearch:
         return sorted(set(self.middle) | set(self._left.slots))
 
     @property
+    def joint_focus(self) -> list[int]:
+        """The slots a probe may lie over all at once: a middle of three or four slots, none
+        deferred, holding the focus (their black count no side adds to: the middle's last level
+        keeps only the sums that give it); else none."""
+        if self._deferred or len(self.middle) <= 2 or self.focus not in self.middle:
+            return []
+        return sorted(self.middle)
+
+    @property
     def meetings(self) -> int:
         """How many meetings (or fitting draws) the search holds."""
         return len(self._meetings[0])

@@ -54,5 +54,9 @@ class Estimate(Search, Protocol):
     def focus_choices(self) -> list[int]:
         """The slots a probe may sort out instead of :attr:`focus` (the focus first among them)."""
 
+    @property
+    def joint_focus(self) -> list[int]:
+        """The slots a probe may sort out all at once instead (none where it must take one)."""
+
     def loose_sample(self, k: int, rng: np.random.Generator) -> np.ndarray:
         """``k`` tuples drawn from each slot's rows that can still fit, not only from fitting tuples."""
