@@ -307,8 +307,8 @@ class PhraseBreaker:
         a middle of three or four words, whose black count no side's word adds to, so that the
         middle's last level keeps only the sums that give it.  With a single word a guess, eight
         Diceware words sorted out a middle of 375,000 sums at 1-2 bits a guess while no draw fitted
-        (loose) and the exact join stayed out of reach; with the whole middle, 708 guesses against
-        738 over 32 phrases)."""
+        (loose) and the exact join stayed out of reach; with the whole middle, 889 guesses against
+        940 over 40 phrases)."""
         chars, counts = self._letter_matrix(sample)
         offsets = spacing.word_offsets(search.lengths)
         groups = [[j] for j in search.focus_choices]
