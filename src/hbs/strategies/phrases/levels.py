@@ -437,9 +437,8 @@ class LevelSearch:
         deferred; else the focus alone (a deferred slot must be sorted out first; so must a slow
         side; and with a middle of three or four slots, eight Diceware words took 125 guesses
         against 118 on four phrases with the choice)."""
-        focus = self.focus
-        if self._deferred or len(self.middle) > 2 or focus not in self.middle:
-            return [focus]
+        if not self._middle_free() or len(self.middle) > 2:
+            return [self.focus]
         return sorted(set(self.middle) | set(self._left.slots))
 
     @property
@@ -447,9 +446,14 @@ class LevelSearch:
         """The slots a probe may lie over all at once: a middle of three or four slots, none
         deferred, holding the focus (their black count no side adds to: the middle's last level
         keeps only the sums that give it); else none."""
-        if self._deferred or len(self.middle) <= 2 or self.focus not in self.middle:
+        if not self._middle_free() or len(self.middle) <= 2:
             return []
         return sorted(self.middle)
+
+    def _middle_free(self) -> bool:
+        """The focus lies in the middle and no slot is deferred: a probe may sort out the middle's
+        words rather than the focus alone (:attr:`focus_choices`, :attr:`joint_focus`)."""
+        return not self._deferred and self.focus in self.middle
 
     @property
     def meetings(self) -> int:

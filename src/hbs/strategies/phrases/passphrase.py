@@ -299,8 +299,9 @@ class PhraseBreaker:
         return probes.build(probes.left_side(codes, self.letters), np.ones(self.letters, dtype=bool), self.sat)
 
     def _focused(self, search: Estimate, sample: np.ndarray, usable: np.ndarray) -> str:
-        """The probe with letters over one word only (``usable``'s positions of it): of the word among
-        ``search.focus_choices`` whose best probe's answer tells most about ``sample`` (the first on
+        """The probe with letters over one word only (``usable``'s positions of it), or over a whole
+        middle (below): of the word among ``search.focus_choices`` whose best probe's answer tells
+        most about ``sample`` (the first on
         a tie; five Diceware words 239 and 241 guesses against 244 and 245 on two sets of 20, six 15.5
         and 15.3 against 16.3 and 17.5 on two of 10, with the middle word alone); or, where it tells
         more (``Settings.joint_middle``), letters over every word of ``search.joint_focus`` at once:
