@@ -19,7 +19,7 @@ from numba import njit
 
 @njit
 def kernels(x, y):
-    return np.dot(x, y), np.correlate(x, y)[0]
+    return np.dot(x, y), x @ y  # BLAS both (np.correlate, which reads the flag, compiled 6 s longer)
 
 print(arraymath._HAVE_BLAS, loaded, kernels(np.arange(3.0), np.arange(3.0)), "scipy.linalg" in sys.modules)
 """

@@ -68,7 +68,9 @@ def guesses(bot, game) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("name, game, total", [("knuth", mastermind(4, 6), 5801), ("entropy", mastermind(4, 6), 5722),
-                                              ("parts", mastermind(4, 6), 5668), ("knuth", bulls(4), 27139)],
+                                              ("parts", mastermind(4, 6), 5668),
+                                              # (10-15 s; its 27139 is tests/bots/test_classic.py's too)
+                                              pytest.param("knuth", bulls(4), 27139, marks=pytest.mark.slow)],
                          ids=lambda v: getattr(v, "name", str(v)))
 def test_without_a_matrix_every_game_is_the_same_while_the_work_allows(name, game, total):
     """Answers graded as they are counted, the opening on one code of each symmetry class: the same
