@@ -193,6 +193,32 @@ def test_an_estimated_count_is_the_same_under_any_cap_on_its_meetings(monkeypatc
     assert estimated >= 5 and exact_changed == exact
 
 
+def test_an_estimate_none_of_whose_draws_fit_stops_drawing_early(monkeypatch):
+    """An estimate whose first ``FUTILE_DRAWS`` draws all miss stops there, loose, where it drew
+    four times as many (eight Diceware words' loose end game: about none of 4.2 million hit); one
+    whose draws hit, however rarely, draws as before.  Five slots of even fields and a target with
+    an odd one: within every field's bounds, yet no tuple fits (brute force)."""
+    rng = np.random.default_rng(7)
+    feats = [(2 * rng.integers(0, 3, (8, 2))).astype(np.uint8) for _ in range(5)]
+    target = sum(f[0].astype(int) for f in feats) + np.array([1, 0])
+    assert not brute(feats, target)
+    found = search(feats, target, budget=0)
+    assert found.loose and found.draws == levels.FUTILE_DRAWS
+    rng = np.random.default_rng(0)
+    rare = [rng.integers(0, 4, (7, 6)).astype(np.uint8) for _ in range(6)]
+    rare_target = sum(f[0].astype(int) for f in rare)
+    assert len(brute(rare, rare_target)) == 1  # of 117,649 tuples
+    hit = search(rare, rare_target, budget=0)  # (its few hits come within the first rounds)
+    assert not hit.loose and hit.draws == 4 * levels.FUTILE_DRAWS
+    # the control: drawing on past the most draws (a last round three times all before it), as before
+    early = levels.FUTILE_DRAWS
+    monkeypatch.setattr(levels, "FUTILE_DRAWS", np.inf)
+    again = search(feats, target, budget=0)
+    assert again.loose and again.draws == 4 * early > levels.MAX_DRAWS
+    rare_again = search(rare, rare_target, budget=0)
+    assert (rare_again.count, rare_again.draws) == (hit.count, hit.draws)
+
+
 def test_an_estimated_search_refuses_to_list():
     feats, target = instance(3, n_min=4, n_max=6, rows=7, value=3, fields=3)
     with pytest.raises(ValueError, match="cannot list"):

@@ -258,6 +258,28 @@ def test_a_guess_among_draws_only_where_they_are_most_of_the_count(monkeypatch, 
         assert over, calls  # the control: the regime is reached
 
 
+def test_a_guess_counts_a_few_loose_spacings_then_is_drawn_out(monkeypatch, root):
+    """Every count loose (no draw fits): a guess counts ``Settings.guess_loose`` loose spacings (a
+    batch of two may take it one past), then is drawn out and reads the spacing, where each loose
+    count had cost its levels for no measure (eight words: a guess counted seven, 25 s, once a
+    futile estimate drew a quarter of what it had, and three no longer drew the guess out); the
+    control: with no such cap the same games count more in a guess."""
+    every_count_loose(monkeypatch)
+    most = {}
+    for cap in (3, 10**9):
+        rng = random.Random(3)
+        words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 8], 60)))
+        breaker = PhraseBreaker(PhraseGame(words, 6), settings=Settings(pin_spacing=False, guess_loose=cap))
+        counts = recorded(monkeypatch, SpacingCounts, "refresh")
+        solve(breaker, " ".join(rng.choice(words) for _ in range(6)))
+        loose = [sum(s.loose for s in c.searches) for c in counts]
+        most[cap] = max(loose)
+        if cap == 3:
+            assert 3 <= most[cap] <= 4  # (the regime reached)
+            assert all(c.drawn_out or c.rest == 0 for c, n in zip(counts, loose) if n >= 3)
+    assert most[10**9] > 4, most
+
+
 def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, root):
     """Five words with every count estimated and a guess's draws capped at none
     (``Settings.guess_draws`` 0): a count stops after its first spacings, and the guess is then

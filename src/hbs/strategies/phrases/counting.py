@@ -51,7 +51,7 @@ class Count:
     total: int  # their phrases
     rest: int  # the estimate of the phrases of the spacings not counted (0 only when all were)
     state: State  # the state with the spacings' weights brought up to date
-    drawn_out: bool  # counting stopped at ``Settings.guess_draws``
+    drawn_out: bool  # counting stopped at ``Settings.guess_draws`` or ``guess_loose``
 
     @property
     def possible(self) -> int:
@@ -93,7 +93,8 @@ class SpacingCounts:
         of 3%, fell to ``LEAST_WEIGHT`` the next guess and was not counted again for eight guesses,
         while the probes sorted out the words of another).  Counting stops
         once the estimates left are under ``mixture_share`` of the counted total, or once the
-        estimated counts have drawn over ``Settings.guess_draws`` (*drawn out*).  A loose count
+        estimated counts have drawn over ``Settings.guess_draws`` or ``guess_loose`` counts were
+        loose (*drawn out*).  A loose count
         (no draw fitted: what half a fitting draw would mean, no measure) is left out of that
         total: eight Diceware words counted one loose spacing a guess, its count kept on top by
         that guess, for seven guesses while the secret's lay uncounted.  Spacings with no phrase
@@ -108,7 +109,7 @@ class SpacingCounts:
         done: dict[int, Search] = {}
         ratios: list[float] = []
         batch = self.settings.refresh_batch
-        draws, drawn_out, held = 0, False, 0
+        draws, drawn_out, held, loose = 0, False, 0, 0
         with ExitStack() as stack:
             # the level search's kernels are long and free of the GIL: a pool of the threads (2 cores:
             # 3.3 against 3.5-4.0 s a 4-word game); the tuple search's are short between numpy steps,
@@ -126,7 +127,7 @@ class SpacingCounts:
                 if not len(pending) or (sure > 0 and rest < self.settings.mixture_share * sure) \
                         or len(done) >= self.settings.max_counted:
                     break
-                drawn_out = draws > self.settings.guess_draws
+                drawn_out = draws > self.settings.guess_draws or loose >= self.settings.guess_loose
                 if drawn_out:
                     break
                 picked = [int(i) for i in pending[:batch]]
@@ -137,6 +138,7 @@ class SpacingCounts:
                     held += search.meetings
                     total += search.count
                     sure += 0 if search.loose else search.count
+                    loose += search.loose
                     ratios.append(search.count / weights[i])
                     weights[i] = search.count
         if len(pending):  # an estimate never rules a spacing out: only a count of zero does

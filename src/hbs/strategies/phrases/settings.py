@@ -25,6 +25,11 @@ class Settings:
     # millions); once over, the spacings left keep their estimated counts and the guess reads the
     # spacing: eight words would otherwise spend tens of seconds on one guess
     guess_draws: float = 1.2e7
+    # loose counts (no draw fitted) a guess at most, then as drawn out: each says nothing of its
+    # spacing's phrases, and counting more costs their levels (once a futile estimate stopped at a
+    # quarter of its draws, an eight-word guess counted seven and took 25 s, where three had drawn
+    # the guess out)
+    guess_loose: int = 3
     # the level search's exact meetings a guess holds at most, all spacings (32 bytes each); a count
     # that would take it over is estimated (eight words of 2,048: 24 exact counts of 2.5 million
     # meetings each, 3 GB)
