@@ -265,12 +265,13 @@ def test_a_guess_counts_a_few_loose_spacings_then_is_drawn_out(monkeypatch, root
     futile estimate drew a quarter of what it had, and three no longer drew the guess out); the
     control: with no such cap the same games count more in a guess."""
     every_count_loose(monkeypatch)
+    counts = recorded(monkeypatch, SpacingCounts, "refresh")
     most = {}
     for cap in (3, 10**9):
         rng = random.Random(3)
         words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 8], 60)))
         breaker = PhraseBreaker(PhraseGame(words, 6), settings=Settings(pin_spacing=False, guess_loose=cap))
-        counts = recorded(monkeypatch, SpacingCounts, "refresh")
+        counts.clear()
         solve(breaker, " ".join(rng.choice(words) for _ in range(6)))
         loose = [sum(s.loose for s in c.searches) for c in counts]
         most[cap] = max(loose)

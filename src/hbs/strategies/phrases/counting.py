@@ -94,8 +94,8 @@ class SpacingCounts:
         while the probes sorted out the words of another).  Counting stops
         once the estimates left are under ``mixture_share`` of the counted total, or once the
         estimated counts have drawn over ``Settings.guess_draws`` or ``guess_loose`` counts were
-        loose (*drawn out*).  A loose count
-        (no draw fitted: what half a fitting draw would mean, no measure) is left out of that
+        loose (*drawn out*).  A loose count (no draw fitted: what half a fitting draw would mean,
+        no measure) is left out of that
         total: eight Diceware words counted one loose spacing a guess, its count kept on top by
         that guess, for seven guesses while the secret's lay uncounted.  Spacings with no phrase
         are dropped.
