@@ -4,6 +4,7 @@ with the same kernels compiled in both processes at once: this test is what noti
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,8 +16,10 @@ CHEAP = "toggled_table"  # 20 of its tests, a few milliseconds each: the subproc
 
 def workers_of(dist: str) -> set[str]:
     """The pytest-xdist workers that ran ``GROUPED``'s tests, two processes and ``--dist dist``."""
-    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "-v", "-p", "no:cacheprovider", "-o", "addopts=",
-                           "--dist", dist, GROUPED, "-k", CHEAP], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    # (only xdist among the plugins: loading every installed one took 4 of each run's 10 s)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "xdist", "-n", "2", "-v", "-p", "no:cacheprovider",
+                           "-o", "addopts=", "--dist", dist, GROUPED, "-k", CHEAP], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
     assert done.returncode == 0, done.stdout[-2000:]
     return {line.split()[0] for line in done.stdout.splitlines() if line.startswith("[gw") and GROUPED in line}
 
