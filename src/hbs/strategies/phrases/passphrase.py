@@ -282,8 +282,10 @@ class PhraseBreaker:
         where they tell most besides, over phrases drawn from the word list; every letter saturated."""
         lengths, weights = spacing.hypotheses(self.counts.class_sizes, self.n)
         phrase_lengths = lengths.sum(axis=1) + self.n - 1
-        _, groups = np.unique(phrase_lengths, return_inverse=True)
         width = int(phrase_lengths.max())
+        present = np.zeros(width + 1, dtype=bool)
+        present[phrase_lengths] = True
+        groups = (np.cumsum(present) - 1)[phrase_lengths]  # np.unique's inverse, without sorting 5.8 million
         marks = spacing.design_space_probe(lengths, weights, width, groups)
         codes = probes.space_codes(marks, self.letters)
         letters = self.settings.first_letters
