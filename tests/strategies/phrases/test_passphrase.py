@@ -15,7 +15,7 @@ from hbs.core.feedback import grade
 from hbs.core.games import PhraseGame
 from hbs.core.loaders import load_words
 from hbs.core.oracle import Oracle
-from hbs.strategies.phrases import counting
+from hbs.strategies.phrases import counting, passphrase
 from hbs.strategies.phrases.counting import SpacingCounts
 from hbs.strategies.phrases.passphrase import PhraseBreaker
 from hbs.strategies.phrases.settings import Settings
@@ -474,6 +474,38 @@ def test_focus_choices_are_the_middle_and_the_enumerated_side():
             assert choices == sorted(search.middle + search._left.slots) and len(choices) == 3
             assert search.joint_focus == []  # a middle of one word
 
+
+
+WARM_STOP = """
+import sys
+from hbs.core.games import PhraseGame
+from hbs.core.loaders import load_words
+from hbs.strategies.phrases import passphrase
+if sys.argv[2] == "control":
+    passphrase._compiled = lambda: 1  # as if a kernel had been compiled: the game plays on
+breaker = passphrase.PhraseBreaker(PhraseGame(tuple(load_words(sys.argv[1])[:2000]), 4))
+breaker.warm()
+print(len(breaker._guesses), passphrase._compiled())
+"""
+
+
+def test_on_a_warm_cache_the_warm_up_game_stops_after_its_first_guesses(root):
+    """Set-up's long game is there to compile kernels; where every kernel came from numba's cache
+    (none compiled in the process) it stops after ``WARM_CACHED_GUESSES`` guesses (eight Diceware
+    words: set-ups of 26-35 s, 14 s).  In fresh processes: the control, told a kernel was compiled,
+    plays the four-word game on (and fills the cache where it was empty); then a process that
+    compiles nothing plays two guesses."""
+    import subprocess
+    import sys
+
+    def warm(mode: str) -> list[int]:
+        done = subprocess.run([sys.executable, "-c", WARM_STOP, str(root / "data" / "words.txt"), mode],
+                              capture_output=True, text=True, check=True)
+        return [int(x) for x in done.stdout.split()]
+
+    played, _ = warm("control")
+    assert played > passphrase.WARM_CACHED_GUESSES + 3
+    assert warm("warm") == [passphrase.WARM_CACHED_GUESSES, 0]
 
 WARM_CHECK = """
 import sys

@@ -15,6 +15,7 @@ Phases (the ``phase`` a bot reports):
 from __future__ import annotations
 
 import hashlib
+import sys
 import time
 from collections import Counter
 from dataclasses import replace
@@ -40,6 +41,10 @@ from hbs.strategies.phrases.tuple_search import TupleSearch
 #: Seconds the set-up's warm-up game may take (then a game of ``WARM_WORDS`` words of one length
 #: reaches the end game's kernels): a set-up under 30 s (eight Diceware words' whole game took 48 s).
 WARM_SECONDS, WARM_WORDS = 15.0, 12
+#: Guesses of the warm-up game after which it stops if no kernel has been compiled in this process
+#: (all loaded from numba's cache): it would only load more, which a real game's guesses do in
+#: milliseconds (eight words: the game cut off at 15 s gave set-ups of 26-35 s on a warm cache).
+WARM_CACHED_GUESSES = 2
 FIRST_SAMPLE = 3000  # phrases drawn from the word list to design the first guess's letters on
 class PhraseBreaker:
     """Plays the phrase game of a word list; deterministic for a given seed."""
@@ -93,7 +98,7 @@ class PhraseBreaker:
         5 s for three words of ``data/words.txt``).  The memos
         it fills hold what any game with the same history would compute: the guesses do not change."""
         secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
-        self._play(secret, max_guesses, time.monotonic() + seconds)
+        self._play(secret, max_guesses, time.monotonic() + seconds, WARM_CACHED_GUESSES)
         common = max(Counter(map(len, self.game.words)).items(), key=lambda kv: (kv[1], -kv[0]))[0]
         few = tuple(w for w in self.game.words if len(w) == common)[:WARM_WORDS]
         counting = replace(self.settings, enumerate_below=0)  # (never listed: counted to the end)
@@ -103,13 +108,16 @@ class PhraseBreaker:
             small = PhraseBreaker(PhraseGame(few, self.n), self.seed, settings, searcher=searcher)
             small._play(" ".join(few[(i * 7) % len(few)] for i in range(self.n)), max_guesses, float("inf"))
 
-    def _play(self, secret: str, max_guesses: int, deadline: float) -> bool:
-        """Play against ``secret`` until found (True), ``max_guesses`` or ``deadline`` (False)."""
+    def _play(self, secret: str, max_guesses: int, deadline: float, cached_after: int | None = None) -> bool:
+        """Play against ``secret`` until found (True), ``max_guesses`` or ``deadline`` (False), or,
+        with ``cached_after``, after that many guesses if numba has compiled no kernel in this process."""
         from hbs.core.rule import grade
 
         history: list[tuple[str, int, int]] = []
-        for _ in range(max_guesses):
+        for played in range(max_guesses):
             if time.monotonic() > deadline:
+                return False
+            if cached_after is not None and played >= cached_after and not _compiled():
                 return False
             guess = self.guess(tuple(history)).text
             if guess == secret:
@@ -394,6 +402,16 @@ def _equal(rows: np.ndarray, lens: np.ndarray, text: str) -> np.ndarray:
     if len(raw) > rows.shape[1]:
         return np.zeros(len(rows), dtype=bool)
     return (lens == len(raw)) & (rows[:, : len(raw)] == raw).all(axis=1)
+
+
+def _compiled() -> int:
+    """How many kernels (by signature) numba has compiled in this process rather than loaded from
+    its cache, over the kernels of ``hbs``'s modules loaded."""
+    from numba.core.dispatcher import Dispatcher
+
+    return sum(sum(value.stats.cache_misses.values()) for name, module in list(sys.modules.items())
+               if name.startswith("hbs.") and module is not None
+               for value in list(vars(module).values()) if isinstance(value, Dispatcher))
 
 
 def _seed(seed: int, key: tuple) -> int:
