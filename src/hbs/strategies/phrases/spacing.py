@@ -23,21 +23,65 @@ def hypotheses(class_sizes: dict[int, int], n_words: int, length: int | None = N
     """
     sizes = np.array(sorted(class_sizes), dtype=np.int64)
     counts = np.array([class_sizes[int(l)] for l in sizes], dtype=np.int64)
-    index = np.indices((len(sizes),) * n_words, dtype=np.int8).reshape(n_words, -1).T
-    if length is not None:
-        total = np.zeros(len(index), dtype=np.int64)
-        for c in range(n_words):
-            total += sizes[index[:, c]]
-        index = index[total + n_words - 1 == length]
     # each half's product is exact in float64 (below 2**53), so their float product is the float
     # of the exact product (an int64 of all n would overflow: 1,779**6)
     half = (n_words + 1) // 2
     if len(counts) and int(counts.max()) ** half >= 2**53:
         raise ValueError(f"classes of up to {int(counts.max()):,} words are too large for {n_words}-word weights")
-    products = [np.ones(len(index), dtype=np.int64) for _ in range(2)]
-    for c in range(n_words):
-        products[c >= half] *= counts[index[:, c]]
-    return sizes[index], products[0].astype(np.float64) * products[1].astype(np.float64)
+    target = -1 if length is None else length - (n_words - 1)
+    rows = _tuples(sizes, counts, n_words, target, half, -1)[0]
+    return _tuples(sizes, counts, n_words, target, half, rows)[1:]
+
+
+@njit(cache=True)
+def _tuples(sizes: np.ndarray, counts: np.ndarray, n: int, target: int, half: int,
+            rows: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """The tuples of :func:`hypotheses` in product order, walked depth first (a prefix that cannot
+    reach ``target`` letters, where it is not -1, is not gone into): how many, and with ``rows``
+    (not -1: that many) their ``lengths`` and ``weights``.  Eight words of seven lengths: 5.8 million tuples, 1.7 s as a
+    numpy index of the whole product, whose rows of one phrase length (every game's second guess)
+    were then picked out."""
+    m = len(sizes)
+    found = 0
+    lengths = np.zeros((max(rows, 0), n), dtype=np.int64)
+    weights = np.zeros(max(rows, 0))
+    if m == 0:
+        return found, lengths, weights
+    least, most = sizes[0], sizes[m - 1]
+    index = np.zeros(n, dtype=np.int64)
+    partial = np.zeros(n + 1, dtype=np.int64)
+    k = 0
+    while k >= 0:
+        if index[k] == m:
+            k -= 1
+            if k >= 0:
+                index[k] += 1
+            continue
+        letters = partial[k] + sizes[index[k]]
+        rest = n - 1 - k
+        if target >= 0 and letters + rest * least > target:
+            index[k] = m  # (sizes ascend: every later one is over too)
+            continue
+        if target >= 0 and letters + rest * most < target:
+            index[k] += 1
+            continue
+        if k < n - 1:
+            partial[k + 1] = letters
+            k += 1
+            index[k] = 0
+            continue
+        if rows >= 0:
+            low = high = 1
+            for c in range(n):
+                lengths[found, c] = sizes[index[c]]
+                if c < half:
+                    low *= counts[index[c]]
+                else:
+                    high *= counts[index[c]]
+            weights[found] = np.float64(low) * np.float64(high)
+        found += 1
+        index[k] += 1
+    return found, lengths, weights
 
 
 def space_positions(lengths: np.ndarray) -> np.ndarray:
