@@ -186,8 +186,7 @@ class PhraseBreaker:
 
     def _opening(self) -> Guess:
         """p0: the first guess, designed once at set-up."""
-        total = sum(w for w in spacing.hypotheses(self.counts.class_sizes, self.n)[1])
-        return Guess(self.first_guess, int(total), "p0")
+        return Guess(self.first_guess, int(self._phrases_in_all), "p0")
 
     def _narrowing(self, state: State, searches: list[Search], possible: int, rng: np.random.Generator) -> Guess:
         """p1: too many phrases to list: the probe most informative about a sample of them."""
@@ -289,6 +288,7 @@ class PhraseBreaker:
         """p0: spaces where they tell most about the spacings, then (see ``FIRST_LETTERS``) letters
         where they tell most besides, over phrases drawn from the word list; every letter saturated."""
         lengths, weights = spacing.hypotheses(self.counts.class_sizes, self.n)
+        self._phrases_in_all = sum(weights.tolist())  # (the first guess's count: added in order, as it was)
         phrase_lengths = lengths.sum(axis=1) + self.n - 1
         width = int(phrase_lengths.max())
         present = np.zeros(width + 1, dtype=bool)
