@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUPED = "tests/strategies/phrases/test_phrase_pieces.py"
-CHEAP = "toggled_table"  # 20 of its tests, a few milliseconds each: the subprocesses' start is what costs
+CHEAP = "hypotheses"  # 5 of its tests, milliseconds each: the subprocesses' start is what costs
 
 
 def workers_of(dist: str) -> set[str]:

@@ -484,7 +484,7 @@ from hbs.strategies.phrases import passphrase
 if sys.argv[2] == "control":
     passphrase._compiled = lambda: 1  # as if a kernel had been compiled: the game plays on
 breaker = passphrase.PhraseBreaker(PhraseGame(tuple(load_words(sys.argv[1])[:2000]), 4))
-breaker.warm()
+breaker.warm(seconds=float("inf") if sys.argv[2] == "control" else passphrase.WARM_SECONDS)  # (cold: compiles)
 print(len(breaker._guesses), passphrase._compiled())
 """
 
@@ -506,6 +506,42 @@ def test_on_a_warm_cache_the_warm_up_game_stops_after_its_first_guesses(root):
     played, _ = warm("control")
     assert played > passphrase.WARM_CACHED_GUESSES + 3
     assert warm("warm") == [passphrase.WARM_CACHED_GUESSES, 0]
+
+
+STALE = """
+import importlib.util
+import sys
+spec = importlib.util.spec_from_file_location("hbs._stale_probe", sys.argv[1])
+module = sys.modules["hbs._stale_probe"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+from hbs.strategies.phrases import passphrase
+cached = passphrase._all_cached()
+module.twice(3)
+print(cached, passphrase._compiled())
+"""
+
+
+def test_a_kernel_whose_source_changed_keeps_the_warm_up_playing(tmp_path):
+    """numba's cache is per source file: where one changed, its kernels compile afresh, perhaps only
+    in a game's later guesses, so the warm-up plays on (``_all_cached`` False) though its first
+    guesses compiled nothing.  A module of ``hbs`` with one kernel, in fresh processes: no index
+    yet (nothing stale; it compiles), then current (it loads), then its source changed."""
+    import os
+    import subprocess
+    import sys
+
+    source = tmp_path / "probe.py"
+    source.write_text("from numba import njit\n\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run() -> list[str]:
+        return subprocess.run([sys.executable, "-c", STALE, str(source)], env=env, capture_output=True, text=True,
+                              check=True).stdout.split()
+
+    assert run() == ["True", "1"]
+    assert run() == ["True", "0"]
+    source.write_text(source.read_text() + "# changed\n")
+    assert run() == ["False", "1"]
 
 WARM_CHECK = """
 import sys

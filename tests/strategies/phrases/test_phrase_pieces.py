@@ -34,7 +34,7 @@ def test_hypotheses_list_the_product_in_order_with_exact_weights(n_words):
     """Against itertools and Python's exact integers: eight words of classes of about 1,100 words
     weigh up to 2**81, beyond float64's exact integers (the float of the exact product is expected)."""
     sizes = {3: 1109, 4: 1297, 5: 1013, 7: 977, 9: 1511} if n_words > 1 else {2: 5, 6: 10**9}
-    for length in (None, 3 * n_words + n_words - 1):
+    for length in (None, 3 * n_words + n_words - 1, n_words - 2):  # (the last: shorter than its spaces)
         lengths, weights = spacing.hypotheses(sizes, n_words, length)
         combos = [c for c in itertools.product(sorted(sizes), repeat=n_words)
                   if length is None or sum(c) + n_words - 1 == length]

@@ -15,6 +15,7 @@ Phases (the ``phase`` a bot reports):
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 import time
 from collections import Counter
@@ -42,8 +43,8 @@ from hbs.strategies.phrases.tuple_search import TupleSearch
 #: reaches the end game's kernels): a set-up under 30 s (eight Diceware words' whole game took 48 s).
 WARM_SECONDS, WARM_WORDS = 15.0, 12
 #: Guesses of the warm-up game after which it stops if no kernel has been compiled in this process
-#: (all loaded from numba's cache): it would only load more, which a real game's guesses do in
-#: milliseconds (eight words: the game cut off at 15 s gave set-ups of 26-35 s on a warm cache).
+#: and numba's cache holds every kernel loaded: it would only load more, which a real game's guesses
+#: do in milliseconds (eight words: the game cut off at 15 s gave set-ups of 26-35 s on a warm cache).
 WARM_CACHED_GUESSES = 2
 FIRST_SAMPLE = 3000  # phrases drawn from the word list to design the first guess's letters on
 class PhraseBreaker:
@@ -86,8 +87,9 @@ class PhraseBreaker:
 
     def warm(self, max_guesses: int = 30, seconds: float = WARM_SECONDS) -> None:
         """Play one game against a phrase of the list, so that numba compiles (or loads) every
-        kernel now, in the bot's setup, and not in a game's first guesses; stop after ``seconds``.
-        Then play a game of a few words of the list (``WARM_WORDS`` of one length), whose end
+        kernel now, in the bot's setup, and not in a game's first guesses; stop after ``seconds``,
+        or after ``WARM_CACHED_GUESSES`` guesses where none compiled and numba's cache holds every
+        kernel loaded (it would only load them).  Then play a game of a few words of the list (``WARM_WORDS`` of one length), whose end
         game (exact meetings, listing, expected guesses) a long game cut off does not reach, nor
         one whose count is estimated until two phrases are left.  Then the same game for the
         middle game's kernels: for the level search with every count estimated, then with every
@@ -110,14 +112,15 @@ class PhraseBreaker:
 
     def _play(self, secret: str, max_guesses: int, deadline: float, cached_after: int | None = None) -> bool:
         """Play against ``secret`` until found (True), ``max_guesses`` or ``deadline`` (False), or,
-        with ``cached_after``, after that many guesses if numba has compiled no kernel in this process."""
+        with ``cached_after``, after that many guesses if numba has compiled no kernel in this process
+        and its cache holds every kernel loaded."""
         from hbs.core.rule import grade
 
         history: list[tuple[str, int, int]] = []
         for played in range(max_guesses):
             if time.monotonic() > deadline:
                 return False
-            if cached_after is not None and played >= cached_after and not _compiled():
+            if cached_after is not None and played >= cached_after and not _compiled() and _all_cached():
                 return False
             guess = self.guess(tuple(history)).text
             if guess == secret:
@@ -288,7 +291,7 @@ class PhraseBreaker:
         """p0: spaces where they tell most about the spacings, then (see ``FIRST_LETTERS``) letters
         where they tell most besides, over phrases drawn from the word list; every letter saturated."""
         lengths, weights = spacing.hypotheses(self.counts.class_sizes, self.n)
-        self._phrases_in_all = sum(weights.tolist())  # (the first guess's count: added in order, as it was)
+        self._phrases_in_all = float(np.cumsum(weights)[-1]) if len(weights) else 0.0  # (added in order, as it was)
         phrase_lengths = lengths.sum(axis=1) + self.n - 1
         width = int(phrase_lengths.max())
         present = np.zeros(width + 1, dtype=bool)
@@ -404,14 +407,30 @@ def _equal(rows: np.ndarray, lens: np.ndarray, text: str) -> np.ndarray:
     return (lens == len(raw)) & (rows[:, : len(raw)] == raw).all(axis=1)
 
 
+def _kernels() -> list:
+    """The numba kernels of ``hbs``'s modules loaded in this process."""
+    from numba.core.dispatcher import Dispatcher
+
+    return [value for name, module in list(sys.modules.items()) if name.startswith("hbs.") and module is not None
+            for value in list(vars(module).values()) if isinstance(value, Dispatcher)]
+
+
 def _compiled() -> int:
     """How many kernels (by signature) numba has compiled in this process rather than loaded from
     its cache, over the kernels of ``hbs``'s modules loaded."""
-    from numba.core.dispatcher import Dispatcher
+    return sum(sum(kernel.stats.cache_misses.values()) for kernel in _kernels())
 
-    return sum(sum(value.stats.cache_misses.values()) for name, module in list(sys.modules.items())
-               if name.startswith("hbs.") and module is not None
-               for value in list(vars(module).values()) if isinstance(value, Dispatcher))
+
+def _all_cached() -> bool:
+    """Whether numba's cache is current for every kernel of ``hbs``'s modules loaded that it holds:
+    where a source file changed, its index there is stale and its kernels compile afresh, perhaps
+    only in a game's later guesses.  (A kernel never cached, one inlined into others or never
+    called, has no index.  numba's own index reader; False on any doubt.)"""
+    try:
+        files = [kernel._cache._cache_file for kernel in _kernels()]
+        return all(file._load_index() for file in files if os.path.exists(file._index_path))
+    except Exception:  # noqa: BLE001 - another numba: the warm-up plays on
+        return False
 
 
 def _seed(seed: int, key: tuple) -> int:

@@ -29,6 +29,8 @@ def hypotheses(class_sizes: dict[int, int], n_words: int, length: int | None = N
     if len(counts) and int(counts.max()) ** half >= 2**53:
         raise ValueError(f"classes of up to {int(counts.max()):,} words are too large for {n_words}-word weights")
     target = -1 if length is None else length - (n_words - 1)
+    if target < 0 and length is not None:  # (shorter than its spaces: no tuple)
+        return np.zeros((0, n_words), dtype=np.int64), np.zeros(0)
     rows = _tuples(sizes, counts, n_words, target, half, -1)[0]
     return _tuples(sizes, counts, n_words, target, half, rows)[1:]
 
@@ -96,39 +98,46 @@ def word_offsets(lengths: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _entropy_of(table: np.ndarray, total: float) -> float:
+def _entropy_of(table: np.ndarray, held: np.ndarray, total: float) -> float:
     """Σ_groups P(group) · H(count | group) in bits, of a table of weights (``float64[groups, counts]``)
-    whose cells add up to ``total``.  A cell under ``total`` times 2^-40 is empty: the tables are kept
-    by adding and taking away weights, and a cell emptied that way holds their rounding."""
-    floor = total * 2.0**-40
+    whose cells add up to ``total``, over the cells that hold a hypothesis (``held``, how many) and
+    weigh more than nothing: the tables are kept by adding and taking away weights, and a cell
+    emptied that way may hold their rounding."""
     out = 0.0
     for g in range(table.shape[0]):
         row = 0.0
         for v in range(table.shape[1]):
             x = table[g, v]
-            if x > floor:
+            if held[g, v] > 0 and x > 0:
                 p = x / total
                 out -= p * np.log2(p)
                 row += x
-        if row > floor:
+        if row > 0:
             r = row / total
             out += r * np.log2(r)
     return out
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _shift(tables: np.ndarray, held: np.ndarray, p: int, g: int, c: int, step: int, w: float) -> None:
+    tables[p, g, c] -= w
+    tables[p, g, c + step] += w
+    held[p, g, c] -= 1
+    held[p, g, c + step] += 1
+
+
 @njit(cache=True, nogil=True)
-def _move(tables: np.ndarray, lengths: np.ndarray, i: int, g: int, c: int, step: int, w: float) -> None:
-    """Move hypothesis ``i``'s weight ``w`` from count ``c`` to ``c + step`` in the tables of every
+def _move(tables: np.ndarray, held: np.ndarray, lengths: np.ndarray, i: int, g: int, c: int, step: int,
+          w: float) -> None:
+    """Move hypothesis ``i`` (weight ``w``) from count ``c`` to ``c + step`` in the tables of every
     position it holds a space at, and in the last (every hypothesis)."""
     width = tables.shape[0] - 1
-    tables[width, g, c] -= w
-    tables[width, g, c + step] += w
+    _shift(tables, held, width, g, c, step, w)
     end = 0
     for k in range(lengths.shape[1] - 1):
         end += lengths[i, k]
         if end < width:
-            tables[end, g, c] -= w
-            tables[end, g, c + step] += w
+            _shift(tables, held, end, g, c, step, w)
         end += 1
 
 
@@ -155,8 +164,10 @@ def _ascent(lengths: np.ndarray, groups: np.ndarray, weights: np.ndarray, n_grou
     members = np.empty(starts[width], dtype=np.int32)
     fill = starts[:width].copy()
     tables = np.zeros((width + 1, n_groups, depth))
+    held = np.zeros((width + 1, n_groups, depth), dtype=np.int64)  # how many hypotheses a cell holds
     for i in range(h):
         tables[width, groups[i], 0] += weights[i]
+        held[width, groups[i], 0] += 1
         end = 0
         for k in range(n - 1):
             end += lengths[i, k]
@@ -164,12 +175,14 @@ def _ascent(lengths: np.ndarray, groups: np.ndarray, weights: np.ndarray, n_grou
                 members[fill[end]] = i
                 fill[end] += 1
                 tables[end, groups[i], 0] += weights[i]
+                held[end, groups[i], 0] += 1
             end += 1
     counts = np.zeros(h, dtype=np.int64)
     chosen = np.zeros(width, dtype=np.bool_)
     total = tables[width].sum()
-    best = _entropy_of(tables[width], total)
+    best = _entropy_of(tables[width], held[width], total)
     trial = np.zeros((n_groups, depth))
+    trial_held = np.zeros((n_groups, depth), dtype=np.int64)
     for _ in range(passes):
         improved = False
         for pos in range(width):
@@ -179,16 +192,18 @@ def _ascent(lengths: np.ndarray, groups: np.ndarray, weights: np.ndarray, n_grou
             for g in range(n_groups):
                 for v in range(depth):
                     x = tables[width, g, v] - tables[pos, g, v]
+                    y = held[width, g, v] - held[pos, g, v]
                     if 0 <= v - sign < depth:
                         x += tables[pos, g, v - sign]
-                    trial[g, v] = x
-            score = _entropy_of(trial, total)
+                        y += held[pos, g, v - sign]
+                    trial[g, v], trial_held[g, v] = x, y
+            score = _entropy_of(trial, trial_held, total)
             if score > best + 1e-12:
                 best = score
                 chosen[pos] = not chosen[pos]
                 for j in range(starts[pos], starts[pos + 1]):
                     i = members[j]
-                    _move(tables, lengths, i, groups[i], counts[i], sign, weights[i])
+                    _move(tables, held, lengths, i, groups[i], counts[i], sign, weights[i])
                     counts[i] += sign
                 improved = True
         if not improved:
