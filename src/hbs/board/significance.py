@@ -4,14 +4,14 @@ it is not.
 The test is Wilcoxon's signed-rank test on the per-secret differences of guesses (two-sided; the
 secrets both bots solved in as many guesses are left out, the ``wilcox`` treatment of zeros), by its
 normal approximation with tied ranks averaged and the variance corrected for them (what
-``scipy.stats.wilcoxon(method="approx")`` computes: here in a few lines, where importing SciPy
-took 2.3 s of every command that draws a board).  Why this test: the differences are small integers (mostly -1, 0 and +1) with a
-long tail where a bot fails a game, and a rank test is not carried by a few such games; it needs
-no resampling, so a board is the same each time it is drawn (a bootstrap would need a seed and
-thousands of resamples for p-values of 1e-6); and it gives the tiny p-values a large secret set
-earns.  It tests a shift of the paired differences, while the board ranks by solved games and then
-by mean guesses: where the two disagree (one bot better on most secrets, worse on average) the
-bots are not called different and share a rank.
+``scipy.stats.wilcoxon(method="approx")`` computes: here in a few lines, where importing SciPy took
+2.3 s of every command that draws a board).  Why this test: the differences are small integers
+(mostly -1, 0 and +1) with a long tail where a bot fails a game, and a rank test is not carried by a
+few such games; it needs no resampling, so a board is the same each time it is drawn (a bootstrap
+would need a seed and thousands of resamples for p-values of 1e-6); and it gives the tiny p-values a
+large secret set earns.  It tests a shift of the paired differences, while the board ranks by solved
+games and then by mean guesses: where the two disagree (one bot better on most secrets, worse on
+average) the bots are not called different and share a rank.
 
 Ranks: the leader is first; each bot after it is compared with the bot just above it, and takes the
 next rank only when that difference is significant at :data:`ALPHA` after Holm's step-down
@@ -41,7 +41,7 @@ def paired_p(a: Sequence[int], b: Sequence[int]) -> float:
     magnitude = np.abs(d)
     values, ties = np.unique(magnitude, return_counts=True)
     first = np.cumsum(ties) - ties  # sorted positions where each magnitude starts
-    rank = (first + (ties + 1) / 2)[np.searchsorted(values, magnitude)]  # tied magnitudes share their mean rank
+    rank = (first + (ties + 1) / 2)[np.searchsorted(values, magnitude)]  # ties share their mean rank
     n = len(d)
     positive = float(rank[d > 0].sum())
     statistic = min(positive, n * (n + 1) / 2 - positive)

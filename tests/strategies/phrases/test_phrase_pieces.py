@@ -67,7 +67,8 @@ def reference_space_probe(lengths, weights, width, groups, passes=4):
         table = np.bincount(groups * 10 + values, weights=weights, minlength=(groups.max() + 1) * 10)
         table = table.reshape(-1, 10) / weights.sum()
         rows = table.sum(axis=1)
-        return float(-(table[table > 0] * np.log2(table[table > 0])).sum() + (rows[rows > 0] * np.log2(rows[rows > 0])).sum())
+        cells, rows = table[table > 0], rows[rows > 0]
+        return float(-(cells * np.log2(cells)).sum() + (rows * np.log2(rows)).sum())
 
     chosen, counts = np.zeros(width, dtype=bool), np.zeros(len(lengths), dtype=np.int64)
     best = told(counts)
@@ -87,7 +88,8 @@ def test_the_space_probe_is_the_plain_local_searchs(seed):
     """The design keeps a table of weights by position and updates it as toggles are kept; the
     probe is the one the search weighing every toggle over every hypothesis finds."""
     rng = np.random.default_rng(seed)
-    sizes = {int(l): int(rng.integers(1, 10**int(rng.integers(1, 5)))) for l in rng.choice(np.arange(1, 9), int(rng.integers(2, 6)), replace=False)}
+    classes = rng.choice(np.arange(1, 9), int(rng.integers(2, 6)), replace=False)
+    sizes = {int(l): int(rng.integers(1, 10 ** int(rng.integers(1, 5)))) for l in classes}
     n_words = int(rng.integers(1, 6))
     lengths, weights = spacing.hypotheses(sizes, n_words)
     if seed % 3 == 0:  # weights as a game's counts leave them: some spacings near nothing

@@ -43,7 +43,7 @@ from hbs.strategies.phrases.tuple_search import TupleSearch
 #: reaches the end game's kernels): a set-up under 30 s (eight Diceware words' whole game took 48 s).
 WARM_SECONDS, WARM_WORDS = 15.0, 12
 #: Guesses of the warm-up game after which it stops if no kernel has been compiled in this process
-#: and numba's cache holds every kernel loaded: it would only load more, which a real game's guesses
+#: and numba's cache is current for every kernel it holds: it would only load more, which a real game's guesses
 #: do in milliseconds (eight words: the game cut off at 15 s gave set-ups of 26-35 s on a warm cache).
 WARM_CACHED_GUESSES = 2
 FIRST_SAMPLE = 3000  # phrases drawn from the word list to design the first guess's letters on
@@ -86,19 +86,19 @@ class PhraseBreaker:
         self.first_guess = self._design_first()
 
     def warm(self, max_guesses: int = 30, seconds: float = WARM_SECONDS) -> None:
-        """Play one game against a phrase of the list, so that numba compiles (or loads) every
-        kernel now, in the bot's setup, and not in a game's first guesses; stop after ``seconds``,
-        or after ``WARM_CACHED_GUESSES`` guesses where none compiled and numba's cache holds every
-        kernel loaded (it would only load them).  Then play a game of a few words of the list (``WARM_WORDS`` of one length), whose end
-        game (exact meetings, listing, expected guesses) a long game cut off does not reach, nor
-        one whose count is estimated until two phrases are left.  Then the same game for the
-        middle game's kernels: for the level search with every count estimated, then with every
-        count sampled and joined in buckets (:class:`EstimatingSearch`, :class:`JoiningSearch`);
-        for the tuple search never listed, its searches refined from the answer before.  A long
-        game cut off while its kernels compiled reached none of them, and the first real game
-        compiled them (on an empty cache, guesses of 15-20 s for five and eight Diceware words,
-        5 s for three words of ``data/words.txt``).  The memos
-        it fills hold what any game with the same history would compute: the guesses do not change."""
+        """Play one game against a phrase of the list, so that numba compiles (or loads) every kernel now,
+        in the bot's setup, and not in a game's first guesses; stop after ``seconds``, or after
+        ``WARM_CACHED_GUESSES`` guesses where none compiled and numba's cache is current for every
+        kernel it holds (it would only load them).  Then play a game of a few words of the list
+        (``WARM_WORDS`` of one length), whose end game (exact meetings, listing, expected guesses) a
+        long game cut off does not reach, nor one whose count is estimated until two phrases are
+        left.  Then the same game for the middle game's kernels: for the level search with every count
+        estimated, then with every count sampled and joined in buckets (:class:`EstimatingSearch`,
+        :class:`JoiningSearch`); for the tuple search never listed, its searches refined from the answer
+        before.  A long game cut off while its kernels compiled reached none of them, and the first real
+        game compiled them (on an empty cache, guesses of 15-20 s for five and eight Diceware words, 5 s
+        for three words of ``data/words.txt``).  The memos it fills hold what any game with the same
+        history would compute: the guesses do not change."""
         secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
         self._play(secret, max_guesses, time.monotonic() + seconds, WARM_CACHED_GUESSES)
         common = max(Counter(map(len, self.game.words)).items(), key=lambda kv: (kv[1], -kv[0]))[0]
@@ -113,7 +113,7 @@ class PhraseBreaker:
     def _play(self, secret: str, max_guesses: int, deadline: float, cached_after: int | None = None) -> bool:
         """Play against ``secret`` until found (True), ``max_guesses`` or ``deadline`` (False), or,
         with ``cached_after``, after that many guesses if numba has compiled no kernel in this process
-        and its cache holds every kernel loaded."""
+        and its cache is current for every kernel it holds."""
         from hbs.core.rule import grade
 
         history: list[tuple[str, int, int]] = []

@@ -40,9 +40,9 @@ def _tuples(sizes: np.ndarray, counts: np.ndarray, n: int, target: int, half: in
             rows: int) -> tuple[int, np.ndarray, np.ndarray]:
     """The tuples of :func:`hypotheses` in product order, walked depth first (a prefix that cannot
     reach ``target`` letters, where it is not -1, is not gone into): how many, and with ``rows``
-    (not -1: that many) their ``lengths`` and ``weights``.  Eight words of seven lengths: 5.8 million tuples, 1.7 s as a
-    numpy index of the whole product, whose rows of one phrase length (every game's second guess)
-    were then picked out."""
+    (not -1: that many) their ``lengths`` and ``weights``.  Eight words of seven lengths: 5.8
+    million tuples, 1.7 s as a numpy index of the whole product, whose rows of one phrase length
+    (every game's second guess) were then picked out."""
     m = len(sizes)
     found = 0
     lengths = np.zeros((max(rows, 0), n), dtype=np.int64)
