@@ -119,6 +119,17 @@ def _entropy_of(table: np.ndarray, held: np.ndarray, total: float) -> float:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _spaces(lengths: np.ndarray, i: int, out: np.ndarray) -> None:
+    """:func:`space_positions` of hypothesis ``i``, into ``out`` (``int64[n - 1]``): the kernels
+    below walk millions of hypotheses and keep no array of them all."""
+    end = 0
+    for k in range(lengths.shape[1] - 1):
+        end += lengths[i, k]
+        out[k] = end
+        end += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _shift(tables: np.ndarray, held: np.ndarray, p: int, g: int, c: int, step: int, w: float) -> None:
     tables[p, g, c] -= w
     tables[p, g, c + step] += w
@@ -127,18 +138,14 @@ def _shift(tables: np.ndarray, held: np.ndarray, p: int, g: int, c: int, step: i
 
 
 @njit(cache=True, nogil=True)
-def _move(tables: np.ndarray, held: np.ndarray, lengths: np.ndarray, i: int, g: int, c: int, step: int,
-          w: float) -> None:
-    """Move hypothesis ``i`` (weight ``w``) from count ``c`` to ``c + step`` in the tables of every
-    position it holds a space at, and in the last (every hypothesis)."""
+def _move(tables: np.ndarray, held: np.ndarray, spaces: np.ndarray, g: int, c: int, step: int, w: float) -> None:
+    """Move a hypothesis (weight ``w``, its space positions ``spaces``) from count ``c`` to
+    ``c + step`` in the tables of every position it holds a space at, and in the last (every one)."""
     width = tables.shape[0] - 1
     _shift(tables, held, width, g, c, step, w)
-    end = 0
-    for k in range(lengths.shape[1] - 1):
-        end += lengths[i, k]
-        if end < width:
-            _shift(tables, held, end, g, c, step, w)
-        end += 1
+    for p in spaces:
+        if p < width:
+            _shift(tables, held, p, g, c, step, w)
 
 
 @njit(cache=True, nogil=True)
@@ -151,14 +158,13 @@ def _ascent(lengths: np.ndarray, groups: np.ndarray, weights: np.ndarray, n_grou
     once by position (``members`` cut at ``starts``)."""
     h, n = lengths.shape
     depth = n + 1  # counts 0..n-1, and one over for a toggle's shift
+    spaces = np.empty(n - 1, dtype=np.int64)
     starts = np.zeros(width + 1, dtype=np.int64)
     for i in range(h):
-        end = 0
-        for k in range(n - 1):
-            end += lengths[i, k]
-            if end < width:
-                starts[end + 1] += 1
-            end += 1
+        _spaces(lengths, i, spaces)
+        for p in spaces:
+            if p < width:
+                starts[p + 1] += 1
     for p in range(width):
         starts[p + 1] += starts[p]
     members = np.empty(starts[width], dtype=np.int32)
@@ -168,15 +174,13 @@ def _ascent(lengths: np.ndarray, groups: np.ndarray, weights: np.ndarray, n_grou
     for i in range(h):
         tables[width, groups[i], 0] += weights[i]
         held[width, groups[i], 0] += 1
-        end = 0
-        for k in range(n - 1):
-            end += lengths[i, k]
-            if end < width:
-                members[fill[end]] = i
-                fill[end] += 1
-                tables[end, groups[i], 0] += weights[i]
-                held[end, groups[i], 0] += 1
-            end += 1
+        _spaces(lengths, i, spaces)
+        for p in spaces:
+            if p < width:
+                members[fill[p]] = i
+                fill[p] += 1
+                tables[p, groups[i], 0] += weights[i]
+                held[p, groups[i], 0] += 1
     counts = np.zeros(h, dtype=np.int64)
     chosen = np.zeros(width, dtype=np.bool_)
     total = tables[width].sum()
@@ -203,7 +207,8 @@ def _ascent(lengths: np.ndarray, groups: np.ndarray, weights: np.ndarray, n_grou
                 chosen[pos] = not chosen[pos]
                 for j in range(starts[pos], starts[pos + 1]):
                     i = members[j]
-                    _move(tables, held, lengths, i, groups[i], counts[i], sign, weights[i])
+                    _spaces(lengths, i, spaces)
+                    _move(tables, held, spaces, groups[i], counts[i], sign, weights[i])
                     counts[i] += sign
                 improved = True
         if not improved:
