@@ -67,7 +67,7 @@ def test_a_large_right_side_is_joined_by_buckets_with_the_same_meetings():
     target = a[5] + d[7] + b[11]
     keys = packed(a), packed(d), packed(b)
     args = (*keys, build_table(keys[2]), packed(target[None])[0])
-    chosen, _, _, buckets, _ = meeting._plan(keys[2], keys[2].shape[1], meeting.BUCKET_SUMS)
+    chosen, _, _, buckets, _ = meeting._plan(*keys, args[4], meeting.BUCKET_SUMS)
     assert len(b) >= meeting.PLAIN_BELOW and len(a) * len(d) >= meeting.PLAIN_STEPS * len(b) and buckets > 1000
     found, plain = meeting.meet(*args), meeting.meet(*args, plain_below=1 << 30)
     assert found[3] and len(found[0]) > 1
@@ -119,11 +119,50 @@ def test_a_carry_between_fields_is_no_meeting():
         assert found[3] and list(zip(*(x.tolist() for x in found[:3]))) == brute
 
 
+@pytest.mark.parametrize("seed", range(0, 40, 7))
+def test_each_fields_selectivity_is_its_share_of_triples_that_add_up(seed):
+    """``_selectivity`` (sides smaller than ``SHARE_ROWS``: every row counted) against a count over
+    every (left, middle, right) triple of the rows whose field adds up to the target's."""
+    a, d, b, target = sides(seed)
+    keys = packed(a), packed(d), packed(b)
+    found = meeting._selectivity(*keys, packed(target[None])[0])
+    sums = a[:, None, None, :] + d[None, :, None, :] + b[None, None, :, :]
+    brute = (sums == target).mean(axis=(0, 1, 2))
+    assert np.allclose(found[: len(brute)], brute, rtol=0, atol=1e-12)
+    assert np.all(found[len(brute):] == 1.0)  # (the fields past the last: zero everywhere)
+
+
+def test_the_buckets_are_named_by_the_fields_that_turn_most_pairs_away():
+    """A right side whose widest field (0..63) holds every pair's rest, and a narrower one (0..15)
+    that nine pairs in ten overshoot: the plan buckets by the narrow one first, where a bucket
+    field turns 10 times as many steps away (counted pair by pair: a step for each group of left
+    sums and middle sum, and one for each pair whose rest in that field a right sum holds), and
+    the join finds the plain join's meetings."""
+    rng = np.random.default_rng(7)
+    def side(n, *ranges):
+        return np.unique(np.stack([rng.integers(lo, hi, n) for lo, hi in ranges], axis=1), axis=0)
+    b = side(40_000, (0, 64), (0, 16), (0, 64))
+    a = side(3_000, (0, 8), (12, 16), (0, 64))
+    d = side(40, (0, 8), (0, 16), (0, 4))
+    target = np.array([63, 14, 70])
+    keys = packed(a), packed(d), packed(b)
+    goal = packed(target[None])[0]
+    assert np.argmax(b.max(axis=0) - b.min(axis=0)) != 1 and meeting._plan(*keys, goal, 1024)[0][0] == 1
+    def steps(field):
+        held = set(b[:, field].tolist())
+        rests = (target[field] - a[:, field, None] - d[None, :, field]).ravel()
+        return len(set(a[:, field].tolist())) * len(d) + sum(r in held for r in rests.tolist())
+    assert 10 * steps(1) < steps(0)
+    found = meeting.meet(*keys, None, goal, bucket_sums=1024, plain_below=0)
+    plain = meeting.meet(*keys, None, goal, plain_below=1 << 30)
+    assert found[3] and len(found[0]) and all(np.array_equal(x, y) for x, y in zip(found[:3], plain[:3]))
+
+
 def brute_steps(a, d, b, target, bucket_sums):
     """The steps the bucketed join takes, counted pair by pair from the plan's bucket fields: one
     for each (group of left sums alike in those fields, middle sum), and each left sum of a group
     whose rest falls in a bucket holding right sums."""
-    chosen, _, _, _, _ = meeting._plan(packed(b), packed(b).shape[1], bucket_sums)
+    chosen, _, _, _, _ = meeting._plan(packed(a), packed(d), packed(b), packed(target[None])[0], bucket_sums)
     buckets = {tuple(row[chosen]) for row in b}
     groups = {tuple(row[chosen]) for row in a}
     steps = len(groups) * len(d)
@@ -147,7 +186,7 @@ def test_the_predicted_steps_are_the_joins_own_where_every_pair_is_sampled(seed)
     keys = packed(a), packed(d), packed(b)
     args = (*keys, build_table(keys[2]), packed(target[None])[0])
     steps = brute_steps(a, d, b, target, 4)
-    if meeting._plan(keys[2], keys[2].shape[1], 4)[3] == 1:
+    if meeting._plan(*keys, args[4], 4)[3] == 1:
         pytest.skip("a single bucket: the plain join")
     assert meeting.predicted_steps(*keys, args[4], bucket_sums=4, plain_below=0) == steps
     whole = meeting.meet(*args, bucket_sums=4, plain_below=0)

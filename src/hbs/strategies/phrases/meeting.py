@@ -3,7 +3,8 @@ middle sum, right sum) that adds up to it.
 
 The plain join tries each middle sum with each left sum and looks the rest up in the right side's
 table: millions of lookups, nearly each a cache miss in a table of millions of sums (about 70 ns).
-Here the right side's sums are split into *buckets* by a few fields, each bucket with its own small
+Here the right side's sums are split into *buckets* by a few fields (those where the fewest triples of
+the three sides add up to the target's, see :func:`_plan`), each bucket with its own small
 table and bit filter, and the left side's sums grouped by the same fields: for a group of left sums
 and a middle sum the rest's bucket is known (a *step*), and the group's lookups (a step each) all go
 to that one bucket, in cache.  The hash is *linear* (the packed words times constants, added), so
@@ -53,6 +54,8 @@ PREDICT_PAIRS = 4096
 #: ran 1-3 s before they were cut short (their samples met 4 and 9 times; 65,536 pairs met 26 and
 #: 25 times, 1.5 and 2.4 times the cap).
 MEETING_PAIRS, OVER_BY, OVER_HITS = 1 << 16, 1.5, 8
+#: Rows of each side whose fields' values tell which fields bucket the join (see ``_selectivity``).
+SHARE_ROWS = 1 << 16
 
 
 def _splitmix64(n: int) -> np.ndarray:
@@ -351,19 +354,55 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
 
 
 @njit(cache=True, nogil=True)
-def _plan(b_keys: np.ndarray, words: int, bucket_sums: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
-    """The fields that name a right-side sum's bucket (widest range first, until the buckets hold
-    about ``bucket_sums`` sums), their places and radices, how many buckets, each field's least."""
-    n_fields = FIELDS_PER_WORD * words
+def _shares(keys: np.ndarray, n_fields: int) -> np.ndarray:
+    """``float64[n_fields, 128]``: the share of ``keys``' rows holding each value in each field,
+    over at most ``SHARE_ROWS`` rows spread evenly."""
+    step = max(1, keys.shape[0] // SHARE_ROWS)
+    out = np.zeros((n_fields, 128), dtype=np.float64)
+    rows = 0
+    for i in range(0, keys.shape[0], step):
+        rows += 1
+        for f in range(n_fields):
+            out[f, _field(keys[i], f)] += 1.0
+    return out / max(rows, 1)
+
+
+@njit(cache=True, nogil=True)
+def _selectivity(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Each field's share of (left, middle, right) triples, drawn each from its side, whose values
+    in that field add up to the target's: where the join's pairs fall in buckets that hold right
+    sums least often."""
+    n_fields = FIELDS_PER_WORD * target.shape[0]
+    pa, pd, pb = _shares(a_keys, n_fields), _shares(d_keys, n_fields), _shares(b_keys, n_fields)
+    out = np.zeros(n_fields, dtype=np.float64)
+    for f in range(n_fields):
+        goal = _field(target, f)
+        for x in range(goal + 1):
+            if pa[f, x] == 0.0:
+                continue
+            for y in range(goal - x + 1):
+                out[f] += pa[f, x] * pd[f, y] * pb[f, goal - x - y]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray,
+          bucket_sums: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+    """The fields that name a right-side sum's bucket (the most selective first, see
+    ``_selectivity``, until the buckets hold about ``bucket_sums`` sums), their places and radices,
+    how many buckets, each field's least over the right sums."""
+    n_fields = FIELDS_PER_WORD * target.shape[0]
     least, most = _ranges(b_keys, np.arange(b_keys.shape[0]), n_fields)
     width = most - least + 1
     chosen = np.zeros(0, dtype=np.int64)
     place = np.zeros(0, dtype=np.int64)
     radix = np.zeros(0, dtype=np.int64)
     buckets = 1
-    for f in np.argsort(-width, kind="mergesort"):
-        if width[f] <= 1 or buckets * bucket_sums >= b_keys.shape[0]:
+    for f in np.argsort(_selectivity(a_keys, d_keys, b_keys, target), kind="mergesort"):
+        if buckets * bucket_sums >= b_keys.shape[0]:
             break
+        if width[f] <= 1:
+            continue
         chosen = np.append(chosen, f)
         place = np.append(place, buckets)
         radix = np.append(radix, width[f])
@@ -388,7 +427,7 @@ def _join_plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, targe
     """The bucketed join's plan (see ``_plan``), or None where the sums are joined whole."""
     if len(b_keys) < plain_below or len(a_keys) * len(d_keys) < PLAIN_STEPS * len(b_keys):
         return None
-    plan = _plan(b_keys, target.shape[0], bucket_sums)
+    plan = _plan(a_keys, d_keys, b_keys, target, bucket_sums)
     return None if plan[3] == 1 else plan
 
 
