@@ -354,34 +354,33 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
 
 
 @njit(cache=True, nogil=True)
-def _shares(keys: np.ndarray, n_fields: int) -> np.ndarray:
-    """``float64[n_fields, 128]``: the share of ``keys``' rows holding each value in each field,
-    over at most ``SHARE_ROWS`` rows spread evenly."""
-    step = max(1, keys.shape[0] // SHARE_ROWS)
-    out = np.zeros((n_fields, 128), dtype=np.float64)
-    rows = 0
+def _value_counts(keys: np.ndarray, n_fields: int) -> np.ndarray:
+    """``int64[n_fields, 128]``: how many of ``keys``' rows hold each value in each field, over at
+    most ``SHARE_ROWS`` rows spread evenly (every row of a side of that many or fewer)."""
+    step = max(1, -(-keys.shape[0] // SHARE_ROWS))
+    out = np.zeros((n_fields, 128), dtype=np.int64)
     for i in range(0, keys.shape[0], step):
-        rows += 1
         for f in range(n_fields):
-            out[f, _field(keys[i], f)] += 1.0
-    return out / max(rows, 1)
+            out[f, _field(keys[i], f)] += 1
+    return out
 
 
 @njit(cache=True, nogil=True)
 def _selectivity(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """Each field's share of (left, middle, right) triples, drawn each from its side, whose values
-    in that field add up to the target's: where the join's pairs fall in buckets that hold right
-    sums least often."""
+    """Each field's count of (left, middle, right) triples of the rows ``_value_counts`` reads,
+    one from each side, whose values in that field add up to the target's: the fewer, the more
+    often the join's pairs fall in buckets that hold no right sum.  (Integers, at most 2^48: the
+    same plan on any machine.)"""
     n_fields = FIELDS_PER_WORD * target.shape[0]
-    pa, pd, pb = _shares(a_keys, n_fields), _shares(d_keys, n_fields), _shares(b_keys, n_fields)
-    out = np.zeros(n_fields, dtype=np.float64)
+    ca, cd, cb = _value_counts(a_keys, n_fields), _value_counts(d_keys, n_fields), _value_counts(b_keys, n_fields)
+    out = np.zeros(n_fields, dtype=np.int64)
     for f in range(n_fields):
         goal = _field(target, f)
         for x in range(goal + 1):
-            if pa[f, x] == 0.0:
+            if ca[f, x] == 0:
                 continue
             for y in range(goal - x + 1):
-                out[f] += pa[f, x] * pd[f, y] * pb[f, goal - x - y]
+                out[f] += ca[f, x] * cd[f, y] * cb[f, goal - x - y]
     return out
 
 
