@@ -129,7 +129,7 @@ def test_each_fields_selectivity_is_its_share_of_triples_that_add_up(seed):
     sums = a[:, None, None, :] + d[None, :, None, :] + b[None, None, :, :]
     brute = (sums == target).sum(axis=(0, 1, 2))
     assert found[: len(brute)].tolist() == brute.tolist()
-    assert set(found[len(brute):].tolist()) <= {len(a) * len(d) * len(b)}  # (past the last field: zeros)
+    assert set(found[len(brute):].tolist()) <= {len(a) * len(d) * len(b)}  # (fields past the last: every triple)
 
 
 def test_the_buckets_are_named_by_the_fields_that_turn_most_pairs_away():
@@ -143,7 +143,7 @@ def test_the_buckets_are_named_by_the_fields_that_turn_most_pairs_away():
         return np.unique(np.stack([rng.integers(lo, hi, n) for lo, hi in ranges], axis=1), axis=0)
     b = side(40_000, (0, 64), (0, 16), (0, 64))
     a = side(3_000, (0, 8), (12, 16), (0, 64))
-    d = side(40, (0, 8), (0, 16), (0, 4))
+    d = side(400, (0, 8), (0, 16), (0, 4))
     target = np.array([63, 14, 70])
     keys = packed(a), packed(d), packed(b)
     goal = packed(target[None])[0]
@@ -153,7 +153,29 @@ def test_the_buckets_are_named_by_the_fields_that_turn_most_pairs_away():
         rests = (target[field] - a[:, field, None] - d[None, :, field]).ravel()
         return len(set(a[:, field].tolist())) * len(d) + sum(r in held for r in rests.tolist())
     assert 10 * steps(1) < steps(0)
+    assert meeting._join_plan(*keys, goal, 1024, 0) is not None  # (bucketed, not whole)
     found = meeting.meet(*keys, None, goal, bucket_sums=1024, plain_below=0)
+    plain = meeting.meet(*keys, None, goal, plain_below=1 << 30)
+    assert found[3] and len(found[0]) and all(np.array_equal(x, y) for x, y in zip(found[:3], plain[:3]))
+
+
+def test_many_narrow_bucket_fields_leave_the_left_sides_groups_few():
+    """A right side of 3^12 sums, every field 0..2, bucketed a sum a bucket (all twelve fields
+    would do), and left sums of twelve fields 0..9: their groups, one for each combination of
+    values in the chosen fields, would number 10^12 (a MemoryError before ``LEFT_GROUPS``). The
+    plan keeps them within ``LEFT_GROUPS`` times the left sums (and 1,024), and the join finds the
+    plain join's meetings."""
+    rng = np.random.default_rng(11)
+    b = np.array(list(itertools.product(range(3), repeat=12)))
+    a = np.unique(rng.integers(0, 10, (1_000, 12)), axis=0)
+    d = np.unique(rng.integers(0, 3, (3_000, 12)), axis=0)
+    target = a[3] + d[5] + b[7]
+    keys = packed(a), packed(d), packed(b)
+    goal = packed(target[None])[0]
+    chosen = meeting._plan(*keys, goal, 1)[0]
+    assert len(chosen) and np.prod(a.max(axis=0)[chosen] - a.min(axis=0)[chosen] + 1) <= meeting.LEFT_GROUPS * len(a) + 1024
+    assert meeting._join_plan(*keys, goal, 1, 0) is not None
+    found = meeting.meet(*keys, None, goal, bucket_sums=1, plain_below=0)
     plain = meeting.meet(*keys, None, goal, plain_below=1 << 30)
     assert found[3] and len(found[0]) and all(np.array_equal(x, y) for x, y in zip(found[:3], plain[:3]))
 

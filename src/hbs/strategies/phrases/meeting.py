@@ -30,8 +30,10 @@ from hbs.strategies.phrases.sum_table import _grown, _lookup, build_filter, buil
 #: Right-side sums a bucket holds, about.  Fewer make more groups of left sums (a step for each
 #: group and middle sum, a cache miss each), more make more lookups: on 15 joins of six and eight
 #: Diceware words (4·10^6 to 1.6·10^9 steps), 128 took 30 s in all, 32 took 32 s and 512 more; 4,
-#: six times as long.  (The fields come whole: the buckets hold 128 sums or fewer on average,
-#: often far fewer, and some buckets many more.)
+#: six times as long (the widest fields naming the buckets).  With the most selective fields
+#: (:func:`_plan`), on 11 joins of six words: 64 took 9.4 s, 128 7.2 s, 256 7.9 s, 512 8.5 s.  (The
+#: fields come whole: the buckets hold 128 sums or fewer on average, often far fewer, and some
+#: buckets many more.)
 BUCKET_SUMS = 1 << 7
 #: Bits of a bucket's filter for each of its sums (a lookup that misses passes one in 32): 0.73 s
 #: for a join that took 0.84 s with 16 bits, 0.93 s with 8, 3.05 s reading each bucket's table.
@@ -44,7 +46,8 @@ FILTER_BITS = 32
 PLAIN_BELOW, PLAIN_STEPS = 1 << 14, 4
 #: A ``sum_table.build_filter`` bitmap every key passes (64 bits set; the last word: the shift).
 _PASS_ALL = np.array([np.iinfo(np.uint64).max, 58], dtype=np.uint64)
-#: (left sum, middle sum) pairs the join's steps are predicted from (within 10% on those 15 joins).
+#: (left sum, middle sum) pairs the join's steps are predicted from (within 10% on those 15 joins,
+#: bucketed by the widest fields).
 PREDICT_PAIRS = 4096
 #: (left sum, middle sum) pairs :func:`meets_over` looks up, and by how many times their meetings,
 #: scaled to all the pairs, must be over the cap (with at least ``OVER_HITS`` pairs met).  At the
@@ -56,6 +59,8 @@ PREDICT_PAIRS = 4096
 MEETING_PAIRS, OVER_BY, OVER_HITS = 1 << 16, 1.5, 8
 #: Rows of each side whose fields' values tell which fields bucket the join (see ``_selectivity``).
 SHARE_ROWS = 1 << 16
+#: The left side's groups, at most this many times its sums (and 1,024 more; see ``_plan``).
+LEFT_GROUPS = 2
 
 
 def _splitmix64(n: int) -> np.ndarray:
@@ -368,9 +373,9 @@ def _value_counts(keys: np.ndarray, n_fields: int) -> np.ndarray:
 @njit(cache=True, nogil=True)
 def _selectivity(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray) -> np.ndarray:
     """Each field's count of (left, middle, right) triples of the rows ``_value_counts`` reads,
-    one from each side, whose values in that field add up to the target's: the fewer, the more
-    often the join's pairs fall in buckets that hold no right sum.  (Integers, at most 2^48: the
-    same plan on any machine.)"""
+    one from each side, whose values in that field add up to the target's: the expected matches
+    in that field, which rank the fields about as the pairs whose rest no right sum holds would
+    (what a bucket field turns away).  (Integers, at most 2^48: the same plan on any machine.)"""
     n_fields = FIELDS_PER_WORD * target.shape[0]
     ca, cd, cb = _value_counts(a_keys, n_fields), _value_counts(d_keys, n_fields), _value_counts(b_keys, n_fields)
     out = np.zeros(n_fields, dtype=np.int64)
@@ -389,23 +394,28 @@ def _plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np
           bucket_sums: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
     """The fields that name a right-side sum's bucket (the most selective first, see
     ``_selectivity``, until the buckets hold about ``bucket_sums`` sums), their places and radices,
-    how many buckets, each field's least over the right sums."""
+    how many buckets, each field's least over the right sums.  A field that would make the left
+    side's groups (one for each combination of its values in the fields) over ``LEFT_GROUPS``
+    times its sums is passed over: many narrow fields could otherwise number them in billions."""
     n_fields = FIELDS_PER_WORD * target.shape[0]
     least, most = _ranges(b_keys, np.arange(b_keys.shape[0]), n_fields)
     width = most - least + 1
+    a_least, a_most = _ranges(a_keys, np.arange(a_keys.shape[0]), n_fields)
     chosen = np.zeros(0, dtype=np.int64)
     place = np.zeros(0, dtype=np.int64)
     radix = np.zeros(0, dtype=np.int64)
-    buckets = 1
+    buckets, groups = 1, 1
     for f in np.argsort(_selectivity(a_keys, d_keys, b_keys, target), kind="mergesort"):
         if buckets * bucket_sums >= b_keys.shape[0]:
             break
-        if width[f] <= 1:
+        a_width = max(1, a_most[f] - a_least[f] + 1)
+        if width[f] <= 1 or groups * a_width > LEFT_GROUPS * a_keys.shape[0] + 1024:
             continue
         chosen = np.append(chosen, f)
         place = np.append(place, buckets)
         radix = np.append(radix, width[f])
         buckets *= width[f]
+        groups *= a_width
     return chosen, place, radix, buckets, least
 
 
