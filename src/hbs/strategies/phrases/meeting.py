@@ -234,13 +234,21 @@ def _group_join(lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: n
 @njit(cache=True, nogil=True)
 def _left_groups(a_keys: np.ndarray, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The left sums grouped by the bucket fields ``chosen`` (see ``_grouped``: ``order[first[g] :
-    first[g + 1]]`` are group ``g``'s), a group for each combination of their values in range."""
-    least, most = _ranges(a_keys, np.arange(a_keys.shape[0]), FIELDS_PER_WORD * a_keys.shape[1])
+    first[g + 1]]`` are group ``g``'s), a group for each combination of their values in range.
+    (The ranges of the chosen fields alone: the others are never read.)"""
+    least = np.zeros(FIELDS_PER_WORD * a_keys.shape[1], dtype=np.int64)
     place = np.zeros(chosen.shape[0], dtype=np.int64)
     groups = 1
     for c in range(chosen.shape[0]):
+        f = chosen[c]
+        low, high = 255, 0
+        for i in range(a_keys.shape[0]):
+            value = _field(a_keys[i], f)
+            low = min(low, value)
+            high = max(high, value)
+        least[f] = low
         place[c] = groups
-        groups *= most[chosen[c]] - least[chosen[c]] + 1
+        groups *= high - low + 1
     return _grouped(a_keys, np.arange(a_keys.shape[0]), least, chosen, place, groups)
 
 
