@@ -24,12 +24,13 @@ TINY = ["a", "be", "cat", "dogs", "eagle", "ferret", "gorilla", "hedgehog", "igu
 
 
 def every_count_loose(monkeypatch):
-    """Every count of the level search estimated, however few fit, on 2 draws: no draw fits, the
-    counts are loose (the regime of six and eight Diceware words late in a game).  Returns the
-    module."""
+    """Every count of the level search estimated, however few fit, on 2 draws, and never met as
+    four lists (``FOUR_WAY_ROWS`` below one row): no draw fits, the counts are loose (the regime of
+    six and eight Diceware words late in a game before the four lists, and of a search they cannot
+    serve).  Returns the module."""
     from hbs.strategies.phrases import levels
 
-    for name, value in (("WORK_BUDGET", 100), ("FEW_BUDGET", 100), ("DRAWS", 2), ("MAX_DRAWS", 2)):
+    for name, value in (("WORK_BUDGET", 100), ("FEW_BUDGET", 100), ("DRAWS", 2), ("MAX_DRAWS", 2), ("FOUR_WAY_ROWS", 0)):
         monkeypatch.setattr(levels, name, value)
     monkeypatch.setattr(counting, "CARRY_BELOW", -1)  # (none carried listed: see listed_search)
     return levels

@@ -22,10 +22,11 @@ import numpy as np
 
 from hbs.strategies.phrases.level_sums import combine
 from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions, used_steps
+from hbs.strategies.phrases.four_way import meet_four
 from hbs.strategies.phrases.meeting import meet, meets_over
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, pack
 from hbs.strategies.phrases.rows import _Distinct
-from hbs.strategies.phrases.sum_table import build_filter, build_table
+from hbs.strategies.phrases.sum_table import build_filter, build_table, found_rows
 
 
 #: Below this many tuples (times the draw) a sample is drawn without replacement from the full list.
@@ -76,6 +77,11 @@ FUTILE_DRAWS = 1 << 20
 #: When no draw fits and the exact count would take over this many times the budget, the search
 #: is ``loose`` (see :meth:`LevelSearch.sample`) instead.
 LOOSE_ABOVE = 3
+
+
+#: Rows of the middle's slots past its second (every row of each with every row of the others) that
+#: a search met as four lists (see ``_met_four``) lists at most.
+FOUR_WAY_ROWS = 1 << 20
 
 
 #: Steps (sums of a level below times the slot's rows, every level past a part's first) that
@@ -243,6 +249,8 @@ class LevelSearch:
     (``LEVEL_BUDGET``) or a side's second slot (``SIDE_STEPS``, ``SIDE_SUMS``).  The count is also
     estimated where the exact meetings would number over ``max_meetings`` (32 bytes each, held with
     the search: eight words of 2,048 held 2.5 million a search, 24 searches a guess, 3 GB).
+    Where no draw fits and an exact count would take too long, the sums are met as four lists
+    (:meth:`_met_four`, :mod:`~hbs.strategies.phrases.four_way`) before the count is called loose.
     """
 
     #: The module's ``WORK_BUDGET`` and ``FEW_BUDGET``, and the join's sizes (``meeting.meet``'s
@@ -370,6 +378,8 @@ class LevelSearch:
         if not hits:
             if not loose:
                 return False
+            if self._met_four(target, rng):
+                return True
             self.exact, self.loose = False, True
             self._count = max(1.0, scale * float(self._right.counts[-1].mean()) / (2 * drawn))
             return True
@@ -380,6 +390,48 @@ class LevelSearch:
         self._meetings = (a, m, b)
         self._deferred_rows = e - offsets[:-1]
         self._weights = weights
+        return True
+
+    def _met_four(self, target: np.ndarray, rng: np.random.Generator) -> bool:
+        """Where no draw fitted: the count estimated and fitting tuples found by meeting four lists
+        (:mod:`~hbs.strategies.phrases.four_way`): the left side with the middle's first two slots
+        (its level 2), the right side with every row of the middle's other slots (counted into
+        levels or deferred) with every row of the others.  False where a side's slot is deferred,
+        those rows number over ``FOUR_WAY_ROWS``, or no fitting tuple was found."""
+        keep = min(len(self._mid.slots), SIDE_SLOTS)
+        upper = self._mid.slots[keep:]
+        rest = upper + self._deferred
+        if self._left.deferred or self._right.deferred \
+                or np.prod([float(len(self._distinct[j].keys)) for j in rest]) > FOUR_WAY_ROWS:
+            return False
+        goal = _fields(target[None, :])[0]
+        rows = np.zeros((1, 0), dtype=np.int64)
+        keys, counts = np.zeros((1, len(target)), dtype=np.uint64), np.ones(1)
+        for j in rest:  # (every row of a slot with every row of the slots before)
+            d = self._distinct[j]
+            rows = np.concatenate([np.repeat(rows, len(d.keys), axis=0),
+                                   np.tile(np.arange(len(d.keys)), len(rows))[:, None]], axis=1)
+            keys = np.repeat(keys, len(d.keys), axis=0) + np.tile(d.keys, (len(keys), 1))
+            counts = np.repeat(counts, len(d.keys)) * np.tile(d.sizes.astype(np.float64), len(counts))
+            fit = (_fields(keys) <= goal).all(axis=1)
+            rows, keys, counts = rows[fit], keys[fit], counts[fit]
+        met = meet_four((self._left.keys[-1], self._left.counts[-1]), (self._mid.keys[keep], self._mid.counts[keep]),
+                        (self._right.keys[-1], self._right.counts[-1]), (keys, counts), target, goal, rng)
+        if met is None:
+            return False
+        a, m, b, e, weights, count = met
+        if upper:  # the middle's sum of its slots counted into levels, found in its last level
+            sums = self._mid.keys[keep][m]
+            for c, j in enumerate(upper):
+                sums = sums + self._distinct[j].keys[rows[e, c]]
+            m = found_rows(self._mid.table(len(self._mid.slots)), self._mid.keys[-1], sums)
+            # (a fitting tuple's sums lie within every level's bounds: each is found)
+            assert (m >= 0).all(), "a fitting middle sum missing from its level"
+        self.exact = False
+        self._meetings = (a, m, b)
+        self._deferred_rows = rows[e, len(upper) :]
+        self._weights = weights
+        self._count = count
         return True
 
     def used_words(self) -> list[np.ndarray] | None:

@@ -70,6 +70,15 @@ def _lookup(table: np.ndarray, unique_keys: np.ndarray, key: np.ndarray) -> int:
         slot = (slot + np.uint64(1)) & mask
 
 
+@njit(cache=True, nogil=True)
+def found_rows(table: np.ndarray, unique_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``int64[n]``: the row of ``unique_keys`` (through its ``table``) that each of ``keys`` is, -1 where none."""
+    out = np.empty(keys.shape[0], dtype=np.int64)
+    for i in range(keys.shape[0]):
+        out[i] = _lookup(table, unique_keys, keys[i])
+    return out
+
+
 #: Bits a key of a table's filter (see :func:`build_filter`): a key absent from the table passes the
 #: filter with odds of about 1 in 16.
 FILTER_BITS = 16

@@ -1,0 +1,123 @@
+"""Four lists met on a split of the fields (``four_way``), against brute force on small lists, and
+the level search that falls back on it where no blind draw fits."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from hbs.strategies.phrases import four_way, levels
+from hbs.strategies.phrases.four_way import Split, meet_four, quadruples_at, split_fields
+from hbs.strategies.phrases.levels import LevelSearch, _fields
+from hbs.strategies.phrases.packing import pack
+
+
+def lists(seed: int, sizes=(30, 6, 25, 8), fields: int = 5, value: int = 5):
+    """Four lists of packed sums with tuple counts, and a target one quadruple reaches."""
+    rng = np.random.default_rng(seed)
+    feats = [rng.integers(0, value, (n, fields)).astype(np.uint8) for n in sizes]
+    counts = [rng.integers(1, 4, n).astype(np.float64) for n in sizes]
+    target = sum(f[int(rng.integers(0, len(f)))].astype(int) for f in feats)
+    return [(pack(f), c) for f, c in zip(feats, counts)], pack(target[None].astype(np.uint8))[0], target, feats
+
+
+def brute(feats, target) -> set[tuple[int, int, int, int]]:
+    return {t for t in itertools.product(*[range(len(f)) for f in feats])
+            if (sum(feats[j][t[j]].astype(int) for j in range(4)) == target).all()}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_split_value_together_lists_each_fitting_quadruple_once(seed):
+    """Over every value of the split's fields, the quadruples found are the brute force's, each once."""
+    sides, packed, target, feats = lists(seed)
+    split = split_fields(*sides, target, pairs=4)
+    assert split is not None
+    fields, probs = split
+    assert len(fields) >= 1
+    halves = Split(sides[0][0], sides[1][0], fields), Split(sides[2][0], sides[3][0], fields)
+    h_target = four_way._linear_hashes(packed[None, :])[0]
+    found = []
+    for value in itertools.product(*[range(int(target[f]) + 1) for f in fields]):
+        pb, ps, qb, qs = quadruples_at(halves, np.array(value), target[fields], packed, h_target)
+        found += list(zip(pb.tolist(), ps.tolist(), qb.tolist(), qs.tolist()))
+        # every fitting quadruple's split value has a chance of being drawn
+        assert not len(pb) or np.prod(probs[np.arange(len(fields)), list(value)]) > 0
+    assert len(found) == len(set(found))
+    assert set(found) == brute(feats, target)
+
+
+def test_the_count_is_unbiased_and_the_quadruples_fit():
+    """Averaged over many draws of split values, the count is the brute force's (tuples weighed by
+    the lists' counts); every quadruple found fits, weighed by its tuples over its value's chance."""
+    sides, packed, target, feats = lists(5, sizes=(40, 7, 35, 9))
+    fit = brute(feats, target)
+    exact = sum(np.prod([sides[j][1][t[j]] for j in range(4)]) for t in fit)
+    counts = []
+    for seed in range(300):
+        met = meet_four(*sides, packed, target, np.random.default_rng(seed), pairs=8)
+        pb, ps, qb, qs, weights, count = met if met is not None else ((np.zeros(0, int),) * 4 + (np.zeros(0), 0.0))
+        assert set(zip(pb.tolist(), ps.tolist(), qb.tolist(), qs.tolist())) <= fit
+        counts.append(count)
+    assert abs(np.mean(counts) - exact) < 0.1 * exact
+    assert np.std(counts) > 0  # (the split's values were drawn, not every one)
+
+
+def test_a_split_is_none_where_some_field_cannot_reach_the_target():
+    sides, packed, target, feats = lists(3)
+    assert split_fields(*sides, target + np.array([100, 0, 0, 0, 0])) is None
+
+
+def rare_instance(seed: int):
+    """Eight slots of 16 rows, twelve fields: a few of the 4·10^9 tuples fit, and a blind draw of
+    the estimate (a million of them) misses."""
+    rng = np.random.default_rng(seed)
+    feats = [rng.integers(0, 4, (16, 12)).astype(np.uint8) for _ in range(8)]
+    target = sum(f[int(rng.integers(0, 16))].astype(int) for f in feats)
+    return feats, target
+
+
+def fitting(feats, target) -> Counter:
+    """Every fitting tuple, by a meeting of two halves of four slots (brute force on each half)."""
+    half = lambda fs: {t: sum(fs[j][t[j]].astype(int) for j in range(4)) for t in itertools.product(*[range(len(f)) for f in fs])}
+    left, right = half(feats[:4]), half(feats[4:])
+    by_sum = {}
+    for t, s in right.items():
+        by_sum.setdefault(tuple(s), []).append(t)
+    return Counter(a + b for a, s in left.items() for b in by_sum.get(tuple(target - s), []))
+
+
+@pytest.mark.parametrize("level_budget", [100, 1e9])
+@pytest.mark.parametrize("seed", range(2))
+def test_a_search_no_draw_of_which_fits_meets_four_lists_instead_of_going_loose(seed, level_budget, monkeypatch):
+    """Eight slots, the exact count out of budget, the middle's last two slots deferred or counted
+    into its levels: the blind draws all miss, and the four lists (few enough pairs to be met
+    whole, on no split) find every fitting tuple, the count the true one.  (A split, for many
+    fitting tuples, is tested above.)  The control: without the four lists the search is loose."""
+    monkeypatch.setattr(levels, "LEVEL_BUDGET", level_budget)
+    feats, target = rare_instance(seed)
+    fit = fitting(feats, target)
+    packed = [pack(f) for f in feats]
+    goal = pack(target[None].astype(np.uint8))[0]
+    found = LevelSearch(packed, goal, budget=0)
+    assert len(found._deferred) == (2 if level_budget == 100 else 0)
+    assert not found.loose and not found.exact
+    assert found.count == len(fit)
+    drawn = found.sample(200, np.random.default_rng(seed))
+    for t in drawn.tolist():
+        assert (sum(feats[j][t[j]].astype(int) for j in range(8)) == target).all()
+    assert {tuple(t) for t in drawn.tolist()} == set(fit)  # (a few: each drawn)
+    monkeypatch.setattr(LevelSearch, "_met_four", lambda self, target, rng: False)
+    loose = LevelSearch(packed, goal, budget=0)
+    assert loose.loose
+
+
+def test_the_four_lists_give_the_same_count_for_the_same_inputs():
+    feats, target = rare_instance(0)
+    packed = [pack(f) for f in feats]
+    goal = pack(target[None].astype(np.uint8))[0]
+    a, b = (LevelSearch(packed, goal, budget=0) for _ in range(2))
+    assert not a.loose and a.count == b.count and a.meetings == b.meetings
+    assert (_fields(goal[None])[0][:12] == target).all()
