@@ -24,7 +24,7 @@ from hbs.strategies.phrases.level_sums import combine
 from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions, used_steps
 from hbs.strategies.phrases.four_way import meet_four
 from hbs.strategies.phrases.meeting import meet, meets_over
-from hbs.strategies.phrases.packing import FIELDS_PER_WORD, pack
+from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, pack
 from hbs.strategies.phrases.rows import _Distinct
 from hbs.strategies.phrases.sum_table import build_filter, build_table, found_rows
 
@@ -395,9 +395,9 @@ class LevelSearch:
     def _met_four(self, target: np.ndarray, rng: np.random.Generator) -> bool:
         """Where no draw fitted: the count estimated and fitting tuples found by meeting four lists
         (:mod:`~hbs.strategies.phrases.four_way`): the left side with the middle's first two slots
-        (its level 2), the right side with every row of the middle's other slots (counted into
-        levels or deferred) with every row of the others.  False where a side's slot is deferred,
-        those rows number over ``FOUR_WAY_ROWS``, or no fitting tuple was found."""
+        (its level 2), the right side with the rows of the middle's other slots (counted into
+        levels or deferred), every row of each with every row of the others.  False where a side's
+        slot is deferred, those rows number over ``FOUR_WAY_ROWS``, or no fitting tuple was found."""
         keep = min(len(self._mid.slots), SIDE_SLOTS)
         upper = self._mid.slots[keep:]
         rest = upper + self._deferred
@@ -413,7 +413,7 @@ class LevelSearch:
                                    np.tile(np.arange(len(d.keys)), len(rows))[:, None]], axis=1)
             keys = np.repeat(keys, len(d.keys), axis=0) + np.tile(d.keys, (len(keys), 1))
             counts = np.repeat(counts, len(d.keys)) * np.tile(d.sizes.astype(np.float64), len(counts))
-            fit = (_fields(keys) <= goal).all(axis=1)
+            fit = (((target | GUARD) - keys) & GUARD == GUARD).all(axis=1)  # (every field within the target's)
             rows, keys, counts = rows[fit], keys[fit], counts[fit]
         met = meet_four((self._left.keys[-1], self._left.counts[-1]), (self._mid.keys[keep], self._mid.counts[keep]),
                         (self._right.keys[-1], self._right.counts[-1]), (keys, counts), target, goal, rng)
