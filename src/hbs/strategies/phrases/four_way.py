@@ -27,6 +27,7 @@ from numba import njit
 
 from hbs.strategies.phrases.level_sums import _field
 from hbs.strategies.phrases.meeting import _linear_hashes
+from hbs.strategies.phrases.packing import unpacked
 
 #: Pairs a split value's two halves are expected to list (the fields are chosen until they are).
 SPLIT_PAIRS = 1 << 18
@@ -55,7 +56,8 @@ def _histograms(keys: np.ndarray, counts: np.ndarray, n_fields: int) -> tuple[np
     return rows, tuples
 
 
-def _half(big: tuple[np.ndarray, np.ndarray], small: tuple[np.ndarray, np.ndarray], n_fields: int) -> tuple[np.ndarray, np.ndarray]:
+def _half(big: tuple[np.ndarray, np.ndarray], small: tuple[np.ndarray, np.ndarray],
+          n_fields: int) -> tuple[np.ndarray, np.ndarray]:
     """Per field, the rows and tuples of the pairs (big sum, small sum) by the value of their sum
     in that field (``float64[F, 255]`` twice)."""
     (br, bt), (sr, st) = _histograms(*big, n_fields), _histograms(*small, n_fields)
@@ -269,18 +271,13 @@ def _joined(pb: np.ndarray, ps: np.ndarray, qb: np.ndarray, qs: np.ndarray, h_pb
     return out_p[:n], out_q[:n]
 
 
-def _small_fields(keys: np.ndarray, fields: np.ndarray) -> np.ndarray:
-    raw = np.ascontiguousarray(keys, dtype="<u8").view(np.uint8).reshape(len(keys), -1)
-    return raw[:, fields].astype(np.int64)
-
-
 class Split:
     """One half (a big list and a small one) for the split's fields: the big list grouped by its split
     key, the small list's values in those fields, and both lists' linear hashes."""
 
     def __init__(self, big: np.ndarray, small: np.ndarray, fields: np.ndarray):
         self.groups = _grouped(split_keys(big, fields))
-        self.small = _small_fields(small, fields)
+        self.small = unpacked(small, fields)
         self.big_keys, self.small_keys = big, small
         self.big_hashes, self.small_hashes = _linear_hashes(big), _linear_hashes(small)
 

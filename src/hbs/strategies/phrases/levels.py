@@ -24,7 +24,7 @@ from hbs.strategies.phrases.level_sums import combine
 from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions, used_steps
 from hbs.strategies.phrases.four_way import meet_four
 from hbs.strategies.phrases.meeting import meet, meets_over
-from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, pack
+from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, pack, unpacked
 from hbs.strategies.phrases.rows import _Distinct
 from hbs.strategies.phrases.sum_table import build_filter, build_table, found_rows
 
@@ -150,10 +150,8 @@ def _narrowed(distinct: list[_Distinct], goal: np.ndarray) -> tuple[np.ndarray, 
 
 
 def _fields(packed: np.ndarray) -> np.ndarray:
-    """``int64[W, 8K]``: the fields of packed rows (field ``f``: byte ``f % 8`` of word ``f // 8``,
-    from the lowest: the words' little-endian bytes in order)."""
-    raw = np.ascontiguousarray(packed, dtype="<u8").view(np.uint8)
-    return raw.reshape(packed.shape[0], FIELDS_PER_WORD * packed.shape[1]).astype(np.int64)
+    """``int64[W, 8K]``: every field of packed rows (see ``packing.unpacked``)."""
+    return unpacked(packed)
 
 
 class _Side:

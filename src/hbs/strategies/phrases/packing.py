@@ -38,6 +38,14 @@ def pack(features: np.ndarray) -> np.ndarray:
     return raw.view("<u8").astype(np.uint64)
 
 
+def unpacked(packed: np.ndarray, fields: np.ndarray | None = None) -> np.ndarray:
+    """``int64[n, F]``: the fields of packed rows (field ``f``: byte ``f % 8`` of word ``f // 8``,
+    from the lowest: the words' little-endian bytes in order), every one or only ``fields``."""
+    raw = np.ascontiguousarray(packed, dtype="<u8").view(np.uint8)
+    raw = raw.reshape(packed.shape[0], FIELDS_PER_WORD * packed.shape[1])
+    return (raw if fields is None else raw[:, fields]).astype(np.int64)
+
+
 @njit(cache=True, nogil=True)
 def packed_after(packed: np.ndarray, first: int, a: np.ndarray, b: np.ndarray, count: int) -> np.ndarray:
     """``packed`` (``uint64[n, K]``, ``first`` fields) with ``count`` (1 or 2) more fields after them:
