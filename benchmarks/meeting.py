@@ -1,9 +1,13 @@
 """The level search's meeting (`meeting.meet`) on real sides: plays a generated game up to a guess,
 then joins the left, middle and right sums of the secret's spacing whole and prints, for each
 join, its sizes, meetings, nominal steps (left x middle sums), predicted steps and seconds.
+With `--four-way N`, it meets the four lists instead (`levels.LevelSearch._met_four`, where no
+blind draw fits late in a long game) on N split values, and prints the fitting tuples found, the
+count they estimate and the seconds.
 
     python benchmarks/meeting.py --words eff.txt --n-words 6 --seed 22 --game 8 --guesses 9 12
     python benchmarks/meeting.py --words eff.txt --n-words 6 --seed 22 --game 1 --guesses 12 13
+    python benchmarks/meeting.py --words eff.txt --n-words 8 --seed 21 --game 1 --guesses 16 17 --four-way 64
 
 (`eff.txt`: `cut -f2 /usr/lib/python3/dist-packages/diceware/wordlists/wordlist_en_eff.txt`.)
 The phrases are those of `benchmarks/phrases.py --generate` with the same seed; each join is timed
@@ -23,7 +27,9 @@ def main() -> None:
     from hbs.core.games import PhraseGame
     from hbs.core.loaders import load_words
     from hbs.core.rule import grade
-    from hbs.strategies.phrases import levels, meeting
+    import numpy as np
+
+    from hbs.strategies.phrases import four_way, levels, meeting
     from hbs.strategies.phrases.passphrase import PhraseBreaker
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -32,6 +38,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=21, help="seed of the generated phrases")
     parser.add_argument("--game", type=int, default=1, help="which phrase (1: the first)")
     parser.add_argument("--guesses", type=int, nargs="+", required=True, help="join after this many answers")
+    parser.add_argument("--four-way", type=int, default=0, metavar="N",
+                        help="meet the four lists on N split values instead of joining")
     args = parser.parse_args()
     if not Path(args.words).exists() or args.game < 1:
         print(f"meeting.py: {'--game counts from 1' if args.game < 1 else f'no word list at {args.words}'}",
@@ -55,6 +63,18 @@ def main() -> None:
         fields = breaker.counts.fields_of(spacing, answers)
         search = levels.LevelSearch(fields.slots, fields.target, budget=1)  # (the levels; no join)
         sides = search._left.keys[-1], search._mid.keys[-1], search._right.keys[-1]
+        if args.four_way:
+            four_way.MAX_VALUES, four_way.ENOUGH_FOUND = args.four_way, np.inf
+            for _ in range(2):
+                start = time.perf_counter()
+                met = search._met_four(fields.target, np.random.default_rng(0))
+                seconds = time.perf_counter() - start
+            print(f"after {len(history)} answers: left {len(sides[0]):,} sums, the middle's level two "
+                  f"{len(search._mid.keys[min(2, len(search._mid.slots))]):,}, right {len(sides[2]):,}; "
+                  + (f"{len(search._weights):,} fitting tuples found on {args.four_way} values, count "
+                     f"{search.count:.4g}" if met else "no four lists (see LevelSearch._met_four)")
+                  + f"; {seconds:.3f} s", flush=True)
+            continue
         if search._deferred:
             print(f"after {len(history)} answers: a slot deferred, no join")
             continue

@@ -49,6 +49,30 @@ def test_every_split_value_together_lists_each_fitting_quadruple_once(seed):
     assert set(found) == brute(feats, target)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_either_half_may_be_the_one_listed(seed):
+    """A value's half with fewer pairs is listed, the other's pairs streamed past it: with the
+    halves swapped (the other one listed) the same quadruples are found, and they are the brute
+    force's; the sums repeat (three fields of 0-2), so one lookup meets several listed pairs."""
+    sides, packed, target, feats = lists(seed, sizes=(30, 6, 9, 3), fields=3, value=3)
+    split = split_fields(*sides, target, pairs=4)
+    assert split is not None
+    fields = split[0]
+    h_target = four_way._linear_hashes(packed[None, :])[0]
+    pq = Split(sides[0][0], sides[1][0], fields), Split(sides[2][0], sides[3][0], fields)
+    found, swapped, several = set(), set(), 0
+    for value in itertools.product(*[range(int(target[f]) + 1) for f in fields]):
+        value = np.array(value)
+        pb, ps, qb, qs = quadruples_at(pq, value, target[fields], packed, h_target)
+        found |= set(zip(pb.tolist(), ps.tolist(), qb.tolist(), qs.tolist()))
+        # a pair of one half met by several of the other's
+        several += len(pb) > min(len(set(zip(pb.tolist(), ps.tolist()))), len(set(zip(qb.tolist(), qs.tolist()))))
+        qb, qs, pb, ps = quadruples_at(pq[::-1], target[fields] - value, target[fields], packed, h_target)
+        swapped |= set(zip(pb.tolist(), ps.tolist(), qb.tolist(), qs.tolist()))
+    assert found == swapped == brute(feats, target)
+    assert several
+
+
 def test_the_count_is_unbiased_and_the_quadruples_fit():
     """Averaged over many draws of split values, the count is the brute force's (tuples weighed by
     the lists' counts); every quadruple found fits, weighed by its tuples over its value's chance."""

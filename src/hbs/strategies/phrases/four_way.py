@@ -8,7 +8,7 @@ the sums are met as four lists instead (Schroeppel and Shamir's split): ``P``, t
 with every row of the middle's other slots.  A few fields ``F`` are chosen (:func:`split_fields`)
 and a value ``v`` of them drawn: the pairs of ``P`` whose sum is ``v`` in ``F`` (each small sum
 looks its rest up among the big list's sums grouped by ``F``) and those of ``Q`` whose sum is the
-target's less ``v`` are listed, then joined on every field (:func:`_joined`).  Every fitting tuple
+target's less ``v`` are listed, then joined on every field (:func:`_streamed`).  Every fitting tuple
 has one value ``v``: drawn with probability ``p(v)``, a value's fitting tuples ``C(v)`` give the
 count ``C(v) / p(v)`` (unbiased), and the tuples found are weighed by ``1 / p(v)``.  ``p`` draws
 each field's value alone, in proportion to the tuples of ``P`` and ``Q`` whose sums in that field
@@ -175,10 +175,10 @@ def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 
 @njit(cache=True, nogil=True)
-def _pairs(table_keys: np.ndarray, table_groups: np.ndarray, starts: np.ndarray, order: np.ndarray,
-           small_fields: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every (big, small) pair whose sum is ``value`` in the split's fields: for each small sum, the
-    big sums (grouped by split key, see :func:`_grouped`) whose key is its rest."""
+def _rests(table_keys: np.ndarray, table_groups: np.ndarray, small_fields: np.ndarray, value: np.ndarray,
+           starts: np.ndarray) -> tuple[np.ndarray, int]:
+    """For each small sum, the group of big sums (see :func:`_grouped`) whose split key is its rest
+    to ``value`` in the split's fields (-1: none), and the pairs those groups make."""
     n = small_fields.shape[0]
     bits = 0
     while (1 << bits) < table_keys.shape[0]:
@@ -206,97 +206,117 @@ def _pairs(table_keys: np.ndarray, table_groups: np.ndarray, starts: np.ndarray,
                 total += starts[g + 1] - starts[g]
                 break
             slot = (slot + 1) & mask
+    return group, total
+
+
+@njit(cache=True, nogil=True)
+def _pairs(starts: np.ndarray, group: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (big, small) pairs of the groups :func:`_rests` found: big sums as positions in the
+    grouped order (a group's in a run), small ones as rows."""
     big = np.empty(total, dtype=np.int64)
     small = np.empty(total, dtype=np.int64)
     at = 0
-    for s in range(n):
+    for s in range(group.shape[0]):
         g = group[s]
         if g >= 0:
             for i in range(starts[g], starts[g + 1]):
-                big[at] = order[i]
+                big[at] = i
                 small[at] = s
                 at += 1
     return big, small
 
 
 @njit(cache=True, nogil=True)
-def _joined(pb: np.ndarray, ps: np.ndarray, qb: np.ndarray, qs: np.ndarray, h_pb: np.ndarray, h_ps: np.ndarray,
-            h_qb: np.ndarray, h_qs: np.ndarray, k_pb: np.ndarray, k_ps: np.ndarray, k_qb: np.ndarray,
-            k_qs: np.ndarray, target: np.ndarray, h_target: np.uint64) -> tuple[np.ndarray, np.ndarray]:
-    """The (P pair, Q pair) whose four sums add up to ``target``: the fewer pairs in a hash table by
-    their linear hash (the sum of its two lists' hashes), each of the others looking up the target's
-    less its own hash, every match checked word by word.  Returns positions in the P and Q pairs."""
-    hp = np.empty(len(pb), dtype=np.uint64)
-    for i in range(len(pb)):
-        hp[i] = h_pb[pb[i]] + h_ps[ps[i]]
-    hq = np.empty(len(qb), dtype=np.uint64)
-    for j in range(len(qb)):
-        hq[j] = h_qb[qb[j]] + h_qs[qs[j]]
-    p_table = len(pb) < len(qb)
-    hashes, probes = (hp, hq) if p_table else (hq, hp)
+def _streamed(hashes: np.ndarray, starts: np.ndarray, group: np.ndarray, h_big: np.ndarray, h_small: np.ndarray,
+              h_target: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (listed pair ``j``, streamed pair) whose linear hashes add up to ``h_target``: the
+    listed pairs' ``hashes`` in an open-addressing table by their high bits (at most half full)
+    and a bit filter four times as fine, each pair of the other half (the groups :func:`_rests`
+    found, never listed) looking its rest up.  The matches are counted, then, where there are any
+    (for most split values none), found again and listed (a loop that grew its lists as it went
+    ran three times as long).  Returns ``(j, big position, small row)`` of each match."""
     bits = 1
     while (1 << bits) < 2 * len(hashes):
         bits += 1
     shift = np.uint64(64 - bits)
     mask = (1 << bits) - 1
+    f_shift = np.uint64(64 - bits - 2)
     table = np.full(1 << bits, -1, dtype=np.int64)
+    bloom = np.zeros(max(1, (1 << (bits + 2)) >> 6), dtype=np.uint64)
     for j in range(len(hashes)):
+        f = hashes[j] >> f_shift
+        bloom[f >> np.uint64(6)] |= np.uint64(1) << (f & np.uint64(63))
         slot = np.int64(hashes[j] >> shift)
         while table[slot] >= 0:
             slot = (slot + 1) & mask
         table[slot] = j
-    out_p = np.empty(16, dtype=np.int64)
-    out_q = np.empty(16, dtype=np.int64)
+    out_j = np.empty(0, dtype=np.int64)
+    out_b = np.empty(0, dtype=np.int64)
+    out_s = np.empty(0, dtype=np.int64)
     n = 0
-    for i in range(len(probes)):
-        rest = h_target - probes[i]
-        slot = np.int64(rest >> shift)
-        while table[slot] >= 0:
-            j = table[slot]
-            if hashes[j] == rest:
-                a, b = (j, i) if p_table else (i, j)
-                fits = True
-                for w in range(target.shape[0]):
-                    if k_pb[pb[a], w] + k_ps[ps[a], w] + k_qb[qb[b], w] + k_qs[qs[b], w] != target[w]:
-                        fits = False
-                        break
-                if fits:
-                    if n == len(out_p):
-                        out_p = np.concatenate((out_p, np.empty(n, dtype=np.int64)))
-                        out_q = np.concatenate((out_q, np.empty(n, dtype=np.int64)))
-                    out_p[n] = a
-                    out_q[n] = b
-                    n += 1
-            slot = (slot + 1) & mask
-    return out_p[:n], out_q[:n]
+    for listing in range(2):
+        for s in range(group.shape[0]):
+            g = group[s]
+            if g < 0:
+                continue
+            rest_s = h_target - h_small[s]
+            for i in range(starts[g], starts[g + 1]):
+                rest = rest_s - h_big[i]
+                f = rest >> f_shift
+                if not (bloom[f >> np.uint64(6)] >> (f & np.uint64(63))) & np.uint64(1):
+                    continue
+                slot = np.int64(rest >> shift)
+                while table[slot] >= 0:
+                    if hashes[table[slot]] == rest:
+                        if listing:
+                            out_j[n] = table[slot]
+                            out_b[n] = i
+                            out_s[n] = s
+                        n += 1
+                    slot = (slot + 1) & mask
+        if listing or not n:
+            break
+        out_j, out_b, out_s = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+        n = 0
+    return out_j, out_b, out_s
 
 
 class Split:
     """One half (a big list and a small one) for the split's fields: the big list grouped by its split
-    key, the small list's values in those fields, and both lists' linear hashes."""
+    key, the small list's values in those fields, and both lists' linear hashes (the big list's in
+    its grouped order: a value's pairs read them in runs, where read by row each was a cache miss)."""
 
     def __init__(self, big: np.ndarray, small: np.ndarray, fields: np.ndarray):
-        self.groups = _grouped(split_keys(big, fields))
+        self.table_keys, self.table_groups, self.starts, self.order = _grouped(split_keys(big, fields))
         self.small = unpacked(small, fields)
         self.big_keys, self.small_keys = big, small
-        self.big_hashes, self.small_hashes = _linear_hashes(big), _linear_hashes(small)
+        self.big_hashes, self.small_hashes = _linear_hashes(big)[self.order], _linear_hashes(small)
 
-    def pairs(self, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return _pairs(*self.groups, self.small, value)
+    def rests(self, value: np.ndarray) -> tuple[np.ndarray, int]:
+        """Each small sum's group of big sums that makes ``value`` with it in the split's fields, and the pairs."""
+        return _rests(self.table_keys, self.table_groups, self.small, value, self.starts)
 
 
 def quadruples_at(sides: tuple[Split, Split], value: np.ndarray, goal: np.ndarray, target: np.ndarray,
                   h_target: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every fitting quadruple whose ``P`` pair sums to ``value`` in the split's fields (``goal``: the
-    target's values there, ``h_target`` its linear hash): ``(P big, P small, Q big, Q small)`` rows."""
+    target's values there, ``h_target`` its linear hash): ``(P big, P small, Q big, Q small)`` rows.
+    The half with fewer pairs for the value lists them; the other's meet them by their linear
+    hashes as they are formed (:func:`_streamed`); each match is checked field by field."""
     p, q = sides
-    pb, ps = p.pairs(value)
-    qb, qs = q.pairs(goal - value)
-    if not len(pb) or not len(qb):
-        return pb[:0], ps[:0], qb[:0], qs[:0]
-    pi, qi = _joined(pb, ps, qb, qs, p.big_hashes, p.small_hashes, q.big_hashes, q.small_hashes,
-                     p.big_keys, p.small_keys, q.big_keys, q.small_keys, target, h_target)
-    return pb[pi], ps[pi], qb[qi], qs[qi]
+    (p_group, p_total), (q_group, q_total) = p.rests(value), q.rests(goal - value)
+    none = np.zeros(0, dtype=np.int64)
+    if not p_total or not q_total:
+        return none, none, none, none
+    listed, other, l_group, o_group, total = (p, q, p_group, q_group, p_total) if p_total < q_total \
+        else (q, p, q_group, p_group, q_total)
+    lb, ls = _pairs(listed.starts, l_group, total)
+    j, ob, os_ = _streamed(listed.big_hashes[lb] + listed.small_hashes[ls], other.starts, o_group,
+                           other.big_hashes, other.small_hashes, h_target)
+    lb, ls, ob = listed.order[lb[j]], ls[j], other.order[ob]
+    fits = (listed.big_keys[lb] + listed.small_keys[ls] + other.big_keys[ob] + other.small_keys[os_] == target).all(axis=1)
+    lb, ls, ob, os_ = lb[fits], ls[fits], ob[fits], os_[fits]
+    return (lb, ls, ob, os_) if listed is p else (ob, os_, lb, ls)
 
 
 def meet_four(p_big, p_small, q_big, q_small, target: np.ndarray, goal: np.ndarray, rng: np.random.Generator,
