@@ -127,7 +127,7 @@ def test_a_search_no_draw_of_which_fits_meets_four_lists_instead_of_going_loose(
     goal = pack(target[None].astype(np.uint8))[0]
     found = LevelSearch(packed, goal, budget=0)
     assert len(found._deferred) == (2 if level_budget == 100 else 0)
-    assert not found.loose and not found.exact
+    assert not found.loose and not found.exact and found.four_lists
     assert found.count == len(fit)
     drawn = found.sample(200, np.random.default_rng(seed))
     for t in drawn.tolist():
@@ -135,7 +135,7 @@ def test_a_search_no_draw_of_which_fits_meets_four_lists_instead_of_going_loose(
     assert {tuple(t) for t in drawn.tolist()} == set(fit)  # (a few: each drawn)
     monkeypatch.setattr(LevelSearch, "_met_four", lambda self, target, rng: False)
     loose = LevelSearch(packed, goal, budget=0)
-    assert loose.loose
+    assert loose.loose and not loose.four_lists
 
 
 def test_the_four_lists_give_the_same_count_for_the_same_inputs():

@@ -259,6 +259,38 @@ def test_a_guess_among_draws_only_where_they_are_most_of_the_count(monkeypatch, 
         assert over, calls  # the control: the regime is reached
 
 
+@pytest.mark.parametrize("few_four", [1, 10**9])
+def test_a_probe_is_designed_on_the_tuples_the_four_lists_found(monkeypatch, root, few_four):
+    """Six words with every count estimated on one blind draw, which misses once few fit: the
+    four lists find fitting tuples, a few of many.  Where those hold at least ``few_four`` phrases
+    (not yet guessed) the probe is designed on them, never on loose draws (draws that need not fit); the control
+    (no four-list draws ever enough) designs on loose draws there, as for an estimate's few hits."""
+    from hbs.strategies.phrases import levels
+
+    for name, value in (("WORK_BUDGET", 100), ("FEW_BUDGET", 100), ("DRAWS", 1), ("MAX_DRAWS", 1), ("FUTILE_DRAWS", 1)):
+        monkeypatch.setattr(levels, name, value)
+    loose_of_four = []
+    loose_sample = levels.LevelSearch.loose_sample
+    consistent = recorded(monkeypatch, PhraseBreaker, "_consistent")  # (the draws that fit, last)
+
+    def noting(self, k, rng):
+        loose_of_four.append(self.four_lists and not self.loose and len(consistent[-1]) > 0)
+        return loose_sample(self, k, rng)
+
+    monkeypatch.setattr(levels.LevelSearch, "loose_sample", noting)
+    met = recorded(monkeypatch, levels.LevelSearch, "_met_four")
+    rng = random.Random(5)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
+    breaker = PhraseBreaker(PhraseGame(words, 6), settings=Settings(few_four=few_four))
+    for _ in range(3):
+        solve(breaker, " ".join(rng.choice(words) for _ in range(6)))
+    assert any(met), "the regime (the four lists met) is reached"
+    if few_four == 1:
+        assert not any(loose_of_four), loose_of_four
+    else:
+        assert any(loose_of_four), loose_of_four  # the control
+
+
 def test_a_guess_counts_a_few_loose_spacings_then_is_drawn_out(monkeypatch, root):
     """Every count loose (no draw fits): a guess counts ``Settings.guess_loose`` loose spacings (a
     batch of two may take it one past), then is drawn out and reads the spacing, where each loose

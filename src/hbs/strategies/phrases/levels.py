@@ -266,6 +266,7 @@ class LevelSearch:
         self.n = len(slots)
         self.exact = True
         self.loose = False  # estimated with no fitting draw: samples are loose (see sample)
+        self.four_lists = False  # estimated by meeting four lists (see _met_four)
         self.draws = 0  # the estimate's draws, all rounds
         self._listed: np.ndarray | None = None  # every tuple, once listed (see all)
         self._costly = False  # the count's work was over its budget
@@ -425,7 +426,7 @@ class LevelSearch:
             m = found_rows(self._mid.table(len(self._mid.slots)), self._mid.keys[-1], sums)
             # (a fitting tuple's sums lie within every level's bounds: each is found)
             assert (m >= 0).all(), "a fitting middle sum missing from its level"
-        self.exact = False
+        self.exact, self.four_lists = False, True
         self._meetings = (a, m, b)
         self._deferred_rows = rows[e, len(upper) :]
         self._weights = weights

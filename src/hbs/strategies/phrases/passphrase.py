@@ -212,8 +212,10 @@ class PhraseBreaker:
                 return Guess(self._guess_among(drawn, possible, rng), possible, "p1")
             # a few draws of a count many times larger are a few hits of a noisy estimate (six words:
             # 2 phrases drawn of 2,330 estimated, 14 of 174,000; the secret never among them, each
-            # guess among them a guess lost): the probe is designed on loose draws, as where none fitted
-            if not len(sample) or (search.loose and len(sample) < self._sample_size) or few:
+            # guess among them a guess lost): the probe is designed on loose draws, as where none fitted;
+            # but not where the four lists found them (Settings.few_four): their few are tuples that fit
+            few_design = few and not (search.four_lists and len(drawn) >= s.few_four)
+            if not len(sample) or (search.loose and len(sample) < self._sample_size) or few_design:
                 # a loose estimate's count (no draw fitted) says nothing of how many words its slots
                 # still hold: the probe is designed on a full sample of them (on as many draws as the
                 # estimate's count, a handful, it sorted nothing out: a six-word game stalled 20 guesses)

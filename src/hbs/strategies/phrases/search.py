@@ -46,6 +46,10 @@ class Estimate(Search, Protocol):
 
     #: (Where :attr:`loose`, :meth:`loose_sample` draws from the slots' rows within the bounds alone.)
 
+    #: The fitting tuples drawn were found by meeting four lists (where no blind draw fitted; see
+    #: :mod:`~hbs.strategies.phrases.four_way`): a few of them are a few of many that fit.
+    four_lists: bool
+
     @property
     def focus(self) -> int:
         """The slot a probe should sort out first (the widest of the slowest side or the middle)."""

@@ -63,6 +63,11 @@ class Settings:
     few_drawn: int = 200  # an estimated count whose draws hold at most this many phrases: guess among them
     # ... and only while the estimate counts at most this many times as many phrases (see _narrowing)
     few_cover: float = 2.0
+    # ... but where the four lists found the draws (LevelSearch.four_lists), a probe is designed on
+    # them once they hold this many phrases, not on loose draws: they fit, the few of many a split
+    # value gives.  Eight Diceware words 834 guesses against 836 on seeds 21-30 (as many: kept for
+    # aiming at tuples that fit; docs/performance.md, "Six bits a guess")
+    few_four: int = 20
     # an estimated count's probe may lie over every word of a middle of three or four (seven and
     # eight words) at once, where that tells more than any one word (see PhraseBreaker._focused):
     # eight Diceware words 889 guesses against 940 over 40 phrases (seeds 21-30), about as fast
