@@ -41,9 +41,10 @@ def main() -> None:
     parser.add_argument("--four-way", type=int, default=0, metavar="N",
                         help="meet the four lists on N split values instead of joining")
     args = parser.parse_args()
-    if not Path(args.words).exists() or args.game < 1:
-        print(f"meeting.py: {'--game counts from 1' if args.game < 1 else f'no word list at {args.words}'}",
-              file=sys.stderr)
+    wrong = ("--game counts from 1" if args.game < 1 else "--four-way takes a number of values, 1 or more"
+             if args.four_way < 0 else None if Path(args.words).exists() else f"no word list at {args.words}")
+    if wrong:
+        print(f"meeting.py: {wrong}", file=sys.stderr)
         sys.exit(2)
     game = PhraseGame(load_words(args.words), args.n_words)
     rng = random.Random(args.seed)
