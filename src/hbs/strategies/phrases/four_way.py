@@ -8,7 +8,8 @@ the sums are met as four lists instead (Schroeppel and Shamir's split): ``P``, t
 with every row of the middle's other slots.  A few fields ``F`` are chosen (:func:`split_fields`)
 and a value ``v`` of them drawn: the pairs of ``P`` whose sum is ``v`` in ``F`` (each small sum
 looks its rest up among the big list's sums grouped by ``F``) and those of ``Q`` whose sum is the
-target's less ``v`` are listed, then joined on every field (:func:`_streamed`).  Every fitting tuple
+target's less ``v`` are met, the half with fewer listed and the other's streamed past them
+(:func:`_streamed`), each match checked on every field.  Every fitting tuple
 has one value ``v``: drawn with probability ``p(v)``, a value's fitting tuples ``C(v)`` give the
 count ``C(v) / p(v)`` (unbiased), and the tuples found are weighed by ``1 / p(v)``.  ``p`` draws
 each field's value alone, in proportion to the tuples of ``P`` and ``Q`` whose sums in that field
