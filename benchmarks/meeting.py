@@ -3,11 +3,15 @@ then joins the left, middle and right sums of the secret's spacing whole and pri
 join, its sizes, meetings, nominal steps (left x middle sums), predicted steps and seconds.
 With `--four-way N`, it meets the four lists instead (`levels.LevelSearch._met_four`, where no
 blind draw fits late in a long game) on N split values, and prints the fitting tuples found, the
-count they estimate and the seconds.
+count they estimate and the seconds.  With `--levels`, it times the levels of the spacing's sides
+and middle instead (`level_sums.combine`, each level from the one below and one more slot's rows)
+and prints, for each level built, the sums below, the slot's rows, the steps (their product), the
+sums it holds and the seconds.
 
     python benchmarks/meeting.py --words eff.txt --n-words 6 --seed 22 --game 8 --guesses 9 12
     python benchmarks/meeting.py --words eff.txt --n-words 6 --seed 22 --game 1 --guesses 12 13
     python benchmarks/meeting.py --words eff.txt --n-words 8 --seed 21 --game 1 --guesses 16 17 --four-way 64
+    python benchmarks/meeting.py --words eff.txt --n-words 8 --seed 21 --game 1 --guesses 17 --levels
 
 (`eff.txt`: `cut -f2 /usr/lib/python3/dist-packages/diceware/wordlists/wordlist_en_eff.txt`.)
 The phrases are those of `benchmarks/phrases.py --generate` with the same seed; each join is timed
@@ -40,6 +44,7 @@ def main() -> None:
     parser.add_argument("--guesses", type=int, nargs="+", required=True, help="join after this many answers")
     parser.add_argument("--four-way", type=int, default=0, metavar="N",
                         help="meet the four lists on N split values instead of joining")
+    parser.add_argument("--levels", action="store_true", help="time the levels' builds instead of joining")
     args = parser.parse_args()
     wrong = ("--game counts from 1" if args.game < 1 else "--four-way takes a number of values, 1 or more"
              if args.four_way < 0 else None if Path(args.words).exists() else f"no word list at {args.words}")
@@ -62,6 +67,9 @@ def main() -> None:
         state = breaker.state(key)
         answers = tuple(o for o in state.observations if breaker.counts.factorizable(o[0]))
         fields = breaker.counts.fields_of(spacing, answers)
+        if args.levels:
+            _time_levels(levels, fields, len(history))
+            continue
         search = levels.LevelSearch(fields.slots, fields.target, budget=1)  # (the levels; no join)
         sides = search._left.keys[-1], search._mid.keys[-1], search._right.keys[-1]
         if args.four_way:
@@ -88,6 +96,32 @@ def main() -> None:
         print(f"after {len(history)} answers: left {len(sides[0]):,} middle {len(sides[1]):,} right "
               f"{len(sides[2]):,} sums; {len(found[0]):,} meetings; steps {len(sides[0]) * len(sides[1]):.3g} "
               f"nominal, {predicted:.3g} predicted; {seconds:.3f} s", flush=True)
+
+
+def _time_levels(levels, fields, answers: int) -> None:
+    """Build the spacing's levels twice (the first compiles or loads the kernels), timing each
+    ``combine`` of the second, and print one line a level."""
+    combine, built = levels.combine, []
+
+    def timed(prev_keys, prev_counts, d_keys, *rest, **options):
+        start = time.perf_counter()
+        level = combine(prev_keys, prev_counts, d_keys, *rest, **options)
+        built.append((len(prev_keys), len(d_keys), None if level is None else len(level[0]), time.perf_counter() - start))
+        return level
+
+    levels.combine = timed
+    try:
+        for _ in range(2):
+            built.clear()
+            levels.LevelSearch(fields.slots, fields.target, budget=1)  # (the levels; no join)
+    finally:
+        levels.combine = combine
+    print(f"after {answers} answers: {len(built)} levels built, {sum(b[3] for b in built):.3f} s")
+    for below, rows, sums, seconds in built:
+        steps = below * rows
+        print(f"  {below:,} sums x {rows:,} rows = {steps:.3g} steps: "
+              + ("over its cap, not built" if sums is None else f"{sums:,} sums")
+              + f", {seconds:.3f} s, {seconds / max(steps, 1) * 1e9:.0f} ns a step", flush=True)
 
 
 if __name__ == "__main__":
