@@ -349,6 +349,43 @@ def test_a_level_is_every_in_bounds_sum_with_its_first_step(seed):
             assert divmod(int(f), len(rows)) == first[tuple(levels._fields(keys[i : i + 1])[0, :fields])]
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_level_of_many_sums_grows_its_arrays_to_the_same_level(seed):
+    """A level of tens of thousands of sums outgrows its first arrays (1,024 rows) many times, its
+    later arrays sized from the sums the steps so far project (``level_sums._room``): the same
+    sums, counts and first steps, in the same order, whether a bucket holds few steps or many,
+    and every sum the dictionary's."""
+    rng = np.random.default_rng(500 + seed)
+    fields = int(rng.integers(6, 14))
+    prev = rng.integers(0, 5, (int(rng.integers(150, 260)), fields)).astype(np.uint8)
+    rows = rng.integers(0, 5, (int(rng.integers(150, 260)), fields)).astype(np.uint8)
+    prev_counts = rng.integers(1, 5, len(prev)).astype(np.float64)
+    sizes = rng.integers(1, 4, len(rows)).astype(np.float64)
+    high = np.full(fields, 7 + int(rng.integers(0, 2)))
+    low = np.zeros(fields, dtype=np.int64)
+    want = reference_level(prev, prev_counts, rows, sizes, high, low)
+    assert len(want) > 8 * 1024
+    built = [level_sums.combine(pack(prev), prev_counts, pack(rows), sizes, levels._packed(high),
+                                levels._packed(low), bucket_steps) for bucket_steps in (64.0, 4096.0, 1e9)]
+    for keys, counts, _, firsts in built:
+        got = {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))}
+        assert len(got) == len(keys) and got == want
+    one = built[-1]  # one bucket: the sums in the order first met, whatever the arrays' growth
+    first_met = list(dict.fromkeys(tuple(prev[p] + rows[d]) for p, d in itertools.product(range(len(prev)), range(len(rows)))
+                                   if ((prev[p] + rows[d]) <= high).all()))
+    assert [tuple(levels._fields(one[0][i : i + 1])[0, :fields]) for i in range(len(one[0]))] == first_met
+
+
+def test_a_level_s_arrays_grow_to_the_projected_sums():
+    """``_room``: twice the rows before a tenth of the steps, then the projection and a tenth more,
+    never under what is needed nor over four times the rows there were."""
+    assert level_sums._room(1024, 1100, 5.0, 100.0) == 2048
+    assert level_sums._room(1024, 1100, 50.0, 100.0) == int(1100 * 2 * 1.1 + 1024)
+    assert level_sums._room(1024, 1100, 10.0, 100.0) == 4096  # projected 12,124: capped
+    assert level_sums._room(1024, 5000, 99.0, 100.0) >= 5000
+    assert level_sums._room(1 << 20, (1 << 20) + 1, 100.0, 100.0) == int(((1 << 20) + 1) * 1.1 + 1024)
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_a_level_over_its_sums_cap_is_not_built(seed):
     """``combine`` with ``max_sums``: None for every level over the cap; below a tenth of the cap

@@ -27,7 +27,13 @@ START_ROWS = 1 << 20
 @njit(cache=True)
 def _grown(rows: np.ndarray, n: int) -> np.ndarray:
     """``rows`` with twice the room, its first ``n`` rows kept."""
-    out = np.empty((2 * rows.shape[0],) + rows.shape[1:], dtype=rows.dtype)
+    return _resized(rows, n, 2 * rows.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def _resized(rows: np.ndarray, n: int, size: int) -> np.ndarray:
+    """``rows`` with room for ``size`` rows (at least ``n``), its first ``n`` rows kept."""
+    out = np.empty((size,) + rows.shape[1:], dtype=rows.dtype)
     per_row = rows.size // rows.shape[0] if rows.shape[0] else 0
     src, dst = rows.reshape(rows.size), out.reshape(out.size)
     for i in range(n * per_row):  # element by element: a slice copy compiles numba's shape-error messages
