@@ -42,9 +42,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=21, help="seed of the generated phrases")
     parser.add_argument("--game", type=int, default=1, help="which phrase (1: the first)")
     parser.add_argument("--guesses", type=int, nargs="+", required=True, help="join after this many answers")
-    parser.add_argument("--four-way", type=int, default=0, metavar="N",
-                        help="meet the four lists on N split values instead of joining")
-    parser.add_argument("--levels", action="store_true", help="time the levels' builds instead of joining")
+    mode = parser.add_mutually_exclusive_group()  # (both given: one line, exit 2)
+    mode.add_argument("--four-way", type=int, default=0, metavar="N",
+                      help="meet the four lists on N split values instead of joining")
+    mode.add_argument("--levels", action="store_true", help="time the levels' builds instead of joining")
     args = parser.parse_args()
     wrong = ("--game counts from 1" if args.game < 1 else "--four-way takes a number of values, 1 or more"
              if args.four_way < 0 else None if Path(args.words).exists() else f"no word list at {args.words}")
