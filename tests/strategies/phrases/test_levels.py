@@ -376,6 +376,17 @@ def test_a_level_of_many_sums_grows_its_arrays_to_the_same_level(seed):
     assert [tuple(levels._fields(one[0][i : i + 1])[0, :fields]) for i in range(len(one[0]))] == first_met
 
 
+def test_a_level_of_over_two_to_the_32_steps_is_not_built():
+    """A bucket's table names a sum's row in 32 bits: ``combine`` gives None for a level of
+    ``MAX_STEPS`` steps or more (70,000 sums x 70,000 rows; the caller then draws the slot alone),
+    at once; the same rows, fewer of them, give their one sum."""
+    zeros = np.zeros((70_000, 1), dtype=np.uint64)
+    bounds = levels._packed(np.zeros(1, dtype=np.int64))
+    assert level_sums.combine(zeros, np.ones(70_000), zeros, np.ones(70_000), bounds, bounds) is None
+    keys, counts, _, firsts = level_sums.combine(zeros[:1], np.ones(1), zeros[:5], np.ones(5), bounds, bounds)
+    assert keys.tolist() == [[0]] and counts.tolist() == [5.0] and firsts.tolist() == [0]
+
+
 def test_a_level_s_arrays_grow_to_the_projected_sums():
     """``_room``: twice the rows before a tenth of the steps, then the projection and a tenth more,
     never under what is needed nor over four times the rows there were."""

@@ -3,7 +3,9 @@ tuples give each, built from the level below and one more slot's distinct rows.
 
 A level's sums are aggregated a *bucket* at a time: the sums that agree in a few chosen fields
 (:func:`_bucket_fields`), each bucket in a small hash table that stays in cache (one table for the
-whole level: 190-380 ns a step, most of it cache and TLB misses; by buckets, 38 ns).
+whole level: 190-380 ns a step, most of it cache and TLB misses; by buckets, 38 ns).  The sums are
+written to the level's arrays as they are met, and a bucket's table holds only a tag of each
+sum's hash and its row there, 8 bytes a slot (see :func:`_bucket`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, _residual
-from hbs.strategies.phrases.sum_table import _hash, _resized, build_table
+from hbs.strategies.phrases.sum_table import _resized, build_table
 
 
 #: A level's sums are aggregated a *bucket* at a time: the sums that agree in a few chosen fields
@@ -21,6 +23,13 @@ from hbs.strategies.phrases.sum_table import _hash, _resized, build_table
 #: the whole level: 190-380 ns a step, most of it cache and TLB misses; by buckets, 38 ns).  At most
 #: this many buckets (the chosen fields' value combinations), and about this many steps a bucket.
 MAX_BUCKETS, BUCKET_STEPS = 1 << 11, 1 << 16
+
+
+#: Steps a level takes under (:func:`combine` gives None from there, as over its ``max_sums``): its
+#: bucket tables name a sum's row in 32 bits, and the sums are at most the steps.  (The level search
+#: builds no side's level over ``levels.SIDE_STEPS``, 10^8; a middle's first pair is at most 7,776 ×
+#: 7,776 rows, where its phrases are long enough to have one.)
+MAX_STEPS = (1 << 32) - 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -84,54 +93,90 @@ def _grouped(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, chosen: np.n
 @njit(cache=True, nogil=True)
 def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarray, d_first: np.ndarray,
             prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
-            high: np.ndarray, low: np.ndarray, t_keys: np.ndarray, t_counts: np.ndarray, t_first: np.ndarray,
-            used: np.ndarray) -> int:
-    """The sums of bucket ``v`` (``d_keys``, ``d_sizes`` in ``d_order``) into the empty table
-    (``t_first`` -1 where free; each sum's first step ``p * len(d_keys) + d`` kept, for the order);
-    returns how many distinct sums, stopping once the table is over half full.  (A kernel of its
-    own that never replaces an array, with rows copied element by element: an array variable that
-    may be replaced inside the loop, or a row assigned whole, cost reference count updates (atomic)
-    at every step, a third to two thirds of the time, ``perf`` showed.)"""
+            high: np.ndarray, low: np.ndarray, table: np.ndarray, mask: np.uint64, keys: np.ndarray,
+            counts: np.ndarray, firsts: np.ndarray, n: int, at: np.ndarray) -> bool:
+    """The sums of bucket ``v`` (``d_keys``, ``d_sizes`` in ``d_order``) appended to ``keys``,
+    ``counts``, ``firsts`` after their first ``n`` rows, in the order first met (each sum's first
+    step ``p * len(d_keys) + d`` kept, for the order).  ``at`` holds where the bucket's steps go on
+    from (``a``, ``i``, ``j`` of the loops below; ``i`` -1 to start) and the rows held: False where
+    the arrays are full (``at`` then names the step to go on from, once the caller has grown them),
+    True once the bucket is done.  The sums are found through ``table``'s first ``mask + 1``
+    entries, each ``hash >> 32 << 32 | row + 1`` (0 where free): an entry naming a row below ``n``
+    is an earlier bucket's, free for this one, so the table is never cleared; the caller makes
+    ``mask + 1`` at least twice the bucket's steps (the table at most half full).  The sums
+    themselves lie in the output, and a probe reads their row only where the hash's high half
+    agrees: the table is 8 bytes a slot, where one holding each sum's key, count and first step
+    was 32 to 64 (8 MB and more for a bucket of 100,000 steps, missed in cache at every step, then
+    read again to copy the sums out).  (A kernel of its own that never replaces an array, with
+    rows copied element by element: an array variable that may be replaced inside the loop, or a
+    row assigned whole, cost reference count updates (atomic) at every step, a third to two
+    thirds of the time, ``perf`` showed.)"""
     words, nd = high.shape[0], d_keys.shape[0]
-    mask = np.uint64(t_first.shape[0] - 1)
     s = np.empty(words, dtype=np.uint64)
-    m = 0
-    for a in range(min(v + 1, p_first.shape[0] - 1)):
+    start = np.uint64(n + 1)  # (entries hold row + 1: those below start are free)
+    low_half = np.uint64(0xFFFFFFFF)
+    a, m, resume = at[0], at[3], at[1] >= 0
+    a_end = min(v + 1, p_first.shape[0] - 1)
+    while a < a_end:
         b = v - a
         if p_first[a + 1] == p_first[a] or b >= d_first.shape[0] - 1:
+            a += 1  # (no step goes on from here)
             continue
-        for i in range(p_first[a], p_first[a + 1]):
+        i = at[1] if resume else p_first[a]
+        while i < p_first[a + 1]:
             p = p_order[i]
-            for j in range(d_first[b], d_first[b + 1]):
+            j = at[2] if resume else d_first[b]
+            resume = False
+            while j < d_first[b + 1]:
                 outside = np.uint64(0)
                 for k in range(words):
                     s[k] = prev_keys[p, k] + d_keys[j, k]
                     outside |= ~((high[k] | GUARD) - s[k]) | ~((s[k] | GUARD) - low[k])
                 if outside & GUARD:
+                    j += 1
                     continue
-                slot = _hash(s) & mask
-                while t_first[slot] >= 0:
-                    differ = np.uint64(0)
-                    for k in range(words):
-                        differ |= t_keys[slot, k] ^ s[k]
-                    if differ == 0:
+                h = np.uint64(0x9E3779B97F4A7C15)  # (sum_table._hash, inline: a row view costs a reference count)
+                for k in range(words):
+                    h = (h ^ s[k]) * np.uint64(0xFF51AFD7ED558CCD)
+                    h ^= h >> np.uint64(29)
+                tag = (h >> np.uint64(32)) << np.uint64(32)
+                slot = h & mask
+                found = -1
+                while True:
+                    entry = table[slot]
+                    row = entry & low_half
+                    if row < start:  # free for this bucket
                         break
+                    if entry ^ row == tag:
+                        r = np.int64(row) - 1
+                        differ = np.uint64(0)
+                        for k in range(words):
+                            differ |= keys[r, k] ^ s[k]
+                        if differ == 0:
+                            found = r
+                            break
                     slot = (slot + np.uint64(1)) & mask
                 weight = prev_counts[p] * d_sizes[j]
                 step = p * nd + d_order[j]
-                if t_first[slot] >= 0:
-                    t_counts[slot] += weight
-                    t_first[slot] = min(t_first[slot], step)
+                if found >= 0:
+                    counts[found] += weight
+                    firsts[found] = min(firsts[found], step)
+                    j += 1
                     continue
+                if m == keys.shape[0]:
+                    at[0], at[1], at[2], at[3] = a, i, j, m
+                    return False
+                table[slot] = tag | np.uint64(m + 1)
                 for k in range(words):
-                    t_keys[slot, k] = s[k]
-                t_counts[slot] = weight
-                t_first[slot] = step
-                used[m] = slot
+                    keys[m, k] = s[k]
+                counts[m] = weight
+                firsts[m] = step
                 m += 1
-                if 2 * m > t_first.shape[0]:
-                    return m
-    return m
+                j += 1
+            i += 1
+        a += 1
+    at[3] = m
+    return True
 
 
 def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
@@ -141,11 +186,14 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     with ``low <= sum <= high`` in every field, and the tuples behind each
     (``sum of prev_counts[p] * d_sizes[d]``), bucket by bucket.  Returns keys, counts, their hash
     table and each sum's first step ``p * len(d_keys) + d``, or None as soon as the level holds, or
-    is on course to hold, over ``max_sums`` sums (see ``_by_buckets``).  (``bucket_steps``: see
+    is on course to hold, over ``max_sums`` sums (see ``_by_buckets``), or would take over
+    ``MAX_STEPS`` steps or more.  (``bucket_steps``: see
     ``BUCKET_STEPS``; ``table`` False: None for the table, built where it is looked up.)  The sums
     stay in the buckets' order, a function of the level's rows and bounds alone: putting them back
     in first-seen order (two counting sorts and three gathers of millions of rows) was a sixth of a
     slow five-word guess, and the order decides only which sums an estimate's uniforms draw."""
+    if float(len(prev_keys)) * len(d_keys) >= MAX_STEPS:
+        return None
     keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, float(bucket_steps),
                                               float(max_sums))  # (floats: one compiled signature)
     if not whole:
@@ -203,11 +251,8 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
     p_order, p_first = _grouped(prev_keys, p_rows, p_least, chosen, place, buckets)
     d_order, d_first = _grouped(d_keys, d_rows, d_least, chosen, place, buckets)
     d_grouped, sizes_grouped = d_keys[d_order], d_sizes[d_order]
-    size = 1024
-    t_keys = np.empty((size, words), dtype=np.uint64)
-    t_counts = np.zeros(size, dtype=np.float64)
-    t_first = np.full(size, -1, dtype=np.int64)
-    used = np.empty(size, dtype=np.int64)
+    table = np.zeros(1024, dtype=np.uint64)
+    at = np.empty(4, dtype=np.int64)  # (where a bucket's steps go on from, see _bucket)
     keys = np.empty((1024, words), dtype=np.uint64)
     counts = np.zeros(1024, dtype=np.float64)
     firsts = np.empty(1024, dtype=np.int64)
@@ -215,38 +260,29 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
     for v in range(buckets):
         if n > max_sums or (10 * done >= total and n * total > max_sums * done):
             return keys[:0], counts[:0], firsts[:0], False
+        steps = 0.0
         for a in range(min(v + 1, p_first.shape[0] - 1)):  # the bucket's steps
             if v - a < d_first.shape[0] - 1:
-                done += float(p_first[a + 1] - p_first[a]) * (d_first[v - a + 1] - d_first[v - a])
+                steps += float(p_first[a + 1] - p_first[a]) * (d_first[v - a + 1] - d_first[v - a])
+        done += steps
         outside = False  # is a field of the bucket's own outside the bounds?
         for c in range(chosen.shape[0]):
             f = chosen[c]
             value = (v // place[c]) % (p_most[f] - p_least[f] + d_most[f] - d_least[f] + 1) + p_least[f] + d_least[f]
             outside |= value < field_low[f] or value > field_high[f]
-        if outside:
+        if outside or steps == 0:
             continue
-        while True:
-            m = _bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped, sizes_grouped,
-                        high, low, t_keys, t_counts, t_first, used)
-            if 2 * m <= size:
-                break
-            t_first[used[:m]] = -1  # the table filled up: twice the room, and the bucket again
-            size *= 2
-            t_keys = np.empty((size, words), dtype=np.uint64)
-            t_counts = np.zeros(size, dtype=np.float64)
-            t_first = np.full(size, -1, dtype=np.int64)
-            used = np.empty(size, dtype=np.int64)
-        if n + m > keys.shape[0]:  # (one at a time: less memory at once)
-            size_out = _room(keys.shape[0], n + m, done, total)
-            keys = _resized(keys, n, size_out)
-            counts = _resized(counts, n, size_out)
-            firsts = _resized(firsts, n, size_out)
-        for u in range(m):
-            slot = used[u]
-            for k in range(words):
-                keys[n, k] = t_keys[slot, k]
-            counts[n] = t_counts[slot]
-            firsts[n] = t_first[slot]
-            t_first[slot] = -1
-            n += 1
+        slots = 1024
+        while slots < 2 * steps:
+            slots *= 2
+        if slots > table.shape[0]:
+            table = np.zeros(slots, dtype=np.uint64)
+        at[0], at[1], at[2], at[3] = 0, -1, -1, n
+        while not _bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped, sizes_grouped,
+                          high, low, table, np.uint64(slots - 1), keys, counts, firsts, n, at):
+            size_out = _room(keys.shape[0], at[3] + 1, done, total)  # (one at a time: less memory at once)
+            keys = _resized(keys, at[3], size_out)
+            counts = _resized(counts, at[3], size_out)
+            firsts = _resized(firsts, at[3], size_out)
+        n = at[3]
     return keys[:n], counts[:n], firsts[:n], n <= max_sums
