@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, _residual
-from hbs.strategies.phrases.sum_table import _resized, build_table
+from hbs.strategies.phrases.sum_table import _hash, _resized, build_table
 
 
 #: A level's sums are aggregated a *bucket* at a time: the sums that agree in a few chosen fields
@@ -135,10 +135,7 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
                 if outside & GUARD:
                     j += 1
                     continue
-                h = np.uint64(0x9E3779B97F4A7C15)  # (sum_table._hash, inline: a row view costs a reference count)
-                for k in range(words):
-                    h = (h ^ s[k]) * np.uint64(0xFF51AFD7ED558CCD)
-                    h ^= h >> np.uint64(29)
+                h = _hash(s)
                 tag = (h >> np.uint64(32)) << np.uint64(32)
                 slot = h & mask
                 found = -1
