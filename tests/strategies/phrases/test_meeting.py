@@ -103,6 +103,31 @@ def test_a_join_of_more_meetings_than_its_first_room_finds_them_all():
         assert found[3] and all(np.array_equal(x, y) for x, y in zip(found[:3], plain[:3]))
 
 
+def test_each_middle_sum_looks_up_the_smaller_of_a_group_and_a_bucket():
+    """Left sums alike in the bucket fields (one large group: their other field, where every right
+    sum is 0, is no bucket field) against buckets of one right sum, then single left sums against
+    buckets of 64: the join looks up a bucket's right sums among the group's left sums in the
+    first case, the group's left sums in the bucket in the second (the plan's groups and buckets
+    show which), and finds what a brute force does, in order, either way."""
+    rng = np.random.default_rng(3)
+    d = np.unique(rng.integers(0, 3, (20, 3)) * [1, 1, 0], axis=0)
+    large_group = np.unique(np.stack([np.zeros(400, dtype=int), rng.permutation(400) % 50, np.arange(400) % 8], axis=1), axis=0)
+    one_sum_buckets = np.unique(rng.integers(0, 6, (2_000, 3)) * [1, 1, 0], axis=0)
+    single = np.repeat(np.arange(8)[:, None], 3, axis=1)
+    every = np.array(list(itertools.product(range(8), repeat=3)))
+    for a, b, bucket_sums, bucket_smaller in ((large_group, one_sum_buckets, 4, True), (single, every, 64, False)):
+        target = a[1] + d[2] + b[3]
+        keys = packed(a), packed(d), packed(b)
+        goal = packed(target[None])[0]
+        chosen, place, radix, buckets, least = meeting._plan(*keys, goal, bucket_sums)
+        held = np.diff(meeting._grouped(keys[2], np.arange(len(b)), least, chosen, place, buckets)[1])
+        groups = np.diff(meeting._left_groups(keys[0], chosen)[1])
+        held, groups = held[held > 0], groups[groups > 0]
+        assert (held.max() < groups.min()) if bucket_smaller else (groups.max() <= held.min())
+        found = meeting.meet(*keys, None, goal, bucket_sums=bucket_sums, plain_below=0)
+        assert found[3] and list(zip(*(x.tolist() for x in found[:3]))) == triples(a, d, b, target)
+
+
 def test_a_carry_between_fields_is_no_meeting():
     """Fields near 127 whose words add up to the target's only by a carry into the next field
     (127 + 12 + 127 = 266 = 10 + 256): no meeting, bucketed or whole (the bucketed join found one
@@ -222,7 +247,8 @@ def test_the_predicted_steps_are_the_joins_own_where_every_pair_is_sampled(seed)
 def test_a_sample_of_every_pair_counts_the_meetings(seed):
     """Where there are at most ``MEETING_PAIRS`` (left, middle) pairs each is looked up once: the
     hits are the join's meetings (brute force), and the join is called over a cap just when they
-    are over ``OVER_BY`` times it (and at least ``OVER_HITS``)."""
+    are over ``OVER_BY`` times it (and at least ``OVER_HITS``): by ``meets_over``, and by ``meet``
+    given the cap as ``over`` (then no meetings and False), bucketed or whole."""
     a, d, b, target = sides(seed)
     assert len(a) * len(d) <= meeting.MEETING_PAIRS
     brute = len(triples(a, d, b, target))
@@ -232,13 +258,16 @@ def test_a_sample_of_every_pair_counts_the_meetings(seed):
     for cap in (0, 1, (brute - 1) / meeting.OVER_BY, brute / meeting.OVER_BY, brute):
         over = brute >= meeting.OVER_HITS and brute > meeting.OVER_BY * cap
         assert meeting.meets_over(*keys, table, goal, cap) == over
+        for plain_below in (0, 1 << 30):  # (asked of the buckets' tables, or of the whole side's)
+            assert meeting.meet(*keys, None, goal, over=cap, bucket_sums=4, plain_below=plain_below)[3] != over
 
 
 def test_a_join_over_its_cap_is_told_from_a_sample():
     """The meetings of ``many_meetings``, over a million pairs, 65,536 of them looked up: caps of a
     tenth and a third of the meetings are called over (and the join capped there is indeed cut
-    short); a cap within the margin of ``OVER_BY`` is not, nor one at all of them (a join within
-    its cap always runs)."""
+    short, and a bucketed join given the cap as ``over`` gives up); a cap within the margin of
+    ``OVER_BY`` is not, nor one at all of them (a join within its cap always runs, the same
+    meetings with ``over``)."""
     a, d, b, target = many_meetings()
     keys = packed(a), packed(d), packed(b)
     table, goal = build_table(keys[2]), packed(target[None])[0]
@@ -248,5 +277,8 @@ def test_a_join_over_its_cap_is_told_from_a_sample():
     for cap in (meetings / 10, meetings / 3):
         assert meeting.meets_over(*keys, table, goal, cap)
         assert not meeting.meet(*keys, table, goal, cap)[3]
+        assert not meeting.meet(*keys, None, goal, over=cap, bucket_sums=64, plain_below=0)[3]
     for cap in (meetings / (0.8 * meeting.OVER_BY), meetings):
         assert not meeting.meets_over(*keys, table, goal, cap)
+        found = meeting.meet(*keys, None, goal, over=cap, bucket_sums=64, plain_below=0)
+        assert found[3] and all(np.array_equal(x, y) for x, y in zip(found[:3], whole[:3]))

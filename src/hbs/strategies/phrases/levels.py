@@ -23,7 +23,7 @@ import numpy as np
 from hbs.strategies.phrases.level_sums import combine
 from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions, used_steps
 from hbs.strategies.phrases.four_way import meet_four
-from hbs.strategies.phrases.meeting import meet, meets_over
+from hbs.strategies.phrases.meeting import meet
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, pack, unpacked
 from hbs.strategies.phrases.rows import _Distinct
 from hbs.strategies.phrases.sum_table import build_filter, build_table, found_rows
@@ -321,14 +321,11 @@ class LevelSearch:
         self._costly = work > budget  # (see used_words)
         if work > budget and not few and self._estimate(target, salt, work > LOOSE_ABOVE * budget):
             return
-        right = self._right  # (its top level's table: built if a join of it whole or meets_over asks for it)
+        right = self._right  # (its top level's table: built if a join of it whole asks for it)
         sides = self._left.keys[-1], self._mid.keys[-1], right.keys[-1], lambda: right.table(-1), target
-        if few and meets_over(self._left.keys[-1], self._mid.keys[-1], right.keys[-1], right.table(-1), target,
-                              min(max_meetings, FEW_MEETINGS)):
-            whole = False  # surely more than a few: not joined (the estimate looks up the same table)
-        else:
-            ai, di, bi, whole = meet(*sides, min(max_meetings, FEW_MEETINGS) if few else max_meetings,
-                                     _few_steps(self.n) if few else np.inf, **sizes)
+        # (few: not joined where surely more than a few meet, see meeting.meets_over)
+        cap = min(max_meetings, FEW_MEETINGS) if few else max_meetings
+        ai, di, bi, whole = meet(*sides, cap, _few_steps(self.n) if few else np.inf, over=cap if few else None, **sizes)
         if not whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all
             if self._estimate(target, salt, work > LOOSE_ABOVE * budget):
                 return

@@ -5,14 +5,16 @@ The plain join tries each middle sum with each left sum and looks the rest up in
 table: millions of lookups, nearly each a cache miss in a table of millions of sums (about 70 ns).
 Here the right side's sums are split into *buckets* by a few fields (those where the fewest triples of
 the three sides add up to the target's, see :func:`_plan`), each bucket with its own small
-table and bit filter, and the left side's sums grouped by the same fields: for a group of left sums
-and a middle sum the rest's bucket is known (a *step*), and the group's lookups (a step each) all go
-to that one bucket, in cache.  The hash is *linear* (the packed words times constants, added), so
-the rest's hash is the target's less the two sums' hashes, each computed once: a lookup is a
-subtraction and a bit of the bucket's filter, and only the few that pass it read the table.  The
-join's steps are predicted from a sample of pairs before it starts, and a caller may cap them;
-another sample tells a join that would find far more meetings than its cap (:func:`meets_over`).
-The meetings come out in the plain join's order (left sum, then middle sum).
+table and bit filter, and the left side's sums grouped by the same fields, each group with a table
+and filter too: for a group of left sums and a middle sum the rest's bucket is known (a *step*),
+and the smaller of the two is looked up in the other's table, in cache (the group's left sums in
+the bucket, a step each, or the bucket's right sums in the group: the slowest joins of six and
+eight words look up a fifth as many).  The hash is *linear* (the packed words times constants,
+added), so the rest's hash is the target's less the two sums' hashes, each computed once: a lookup
+is a subtraction and a bit of a filter, and only the few that pass it read the table.  The join's
+steps are predicted from a sample of pairs before it starts, and a caller may cap them; another
+sample tells a join that would find far more meetings than its cap (:func:`meets_over`).  The
+meetings come out in the plain join's order (left sum, then middle sum).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges, starts
+from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _residual
 from hbs.strategies.phrases.rows import places, scattered
 from hbs.strategies.phrases.sum_table import _grown, _lookup, build_filter, build_table, in_filter
@@ -166,21 +168,61 @@ def _tables(hashes: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return tables, filt, meta
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _passing(hashes: np.ndarray, lo: int, hi: int, base: np.uint64, filt: np.ndarray, fo: int, fsh: np.uint64,
+             kept: np.ndarray) -> int:
+    """The rows ``lo..hi - 1`` whose rest's hash, ``base`` less theirs, passes the filter at ``fo``
+    (bit shift ``fsh``), written to ``kept``; how many.  (A loop without a branch.)"""
+    passed = 0
+    for i in range(lo, hi):
+        bit = (base - hashes[i]) >> fsh
+        kept[passed] = i
+        passed += np.int64((filt[fo + (bit >> np.uint64(6))] >> (bit & np.uint64(63))) & np.uint64(1))
+    return passed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _met(rows: np.ndarray, tables: np.ndarray, meta: np.ndarray, v: int, h: np.uint64, xs: np.ndarray, x: int,
+         d_keys: np.ndarray, d: int, target: np.ndarray, r1: np.ndarray, r2: np.ndarray) -> int:
+    """The row of ``rows`` in table ``v`` (``meta[v]``, see ``_tables``) that adds up to ``target``
+    with ``xs[x]`` and ``d_keys[d]`` (``h``: its linear hash), or -1.  (Word by word first; then
+    no field of ``xs[x]`` or ``d_keys[d]`` over the rest's, so no carry.  Rows are indexed, not
+    taken as views, but for that check: a view costs reference counts at every lookup.)"""
+    start, mask, slot = meta[v, 0], np.uint64(meta[v, 1] - 1), h >> np.uint64(meta[v, 3] & 0xFF)
+    while True:
+        g = tables[start + slot]
+        if g < 0:
+            return -1
+        same = True
+        for k in range(target.shape[0]):
+            if rows[g, k] + xs[x, k] + d_keys[d, k] != target[k]:
+                same = False
+                break
+        if same and _residual(target, xs[x], r1) and _residual(r1, d_keys[d], r2):
+            return g
+        slot = (slot + np.uint64(1)) & mask
+
+
 @njit(cache=True, nogil=True)
-def _group_join(lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: np.ndarray, d_keys: np.ndarray,
-                d_code: np.ndarray, d_hashes: np.ndarray, b_sorted: np.ndarray, target: np.ndarray, t_hash: np.uint64,
-                chosen: np.ndarray, place: np.ndarray, radix: np.ndarray, b_least: np.ndarray, tables: np.ndarray,
-                filt: np.ndarray, meta: np.ndarray, ai: np.ndarray, di: np.ndarray, bi: np.ndarray, n: int, steps: int,
-                max_steps: float, r1: np.ndarray, r2: np.ndarray, rest: np.ndarray) -> tuple[int, int, int]:
-    """The meetings of the left sums ``a_sorted[lo:hi]`` (one group) with the middle sums from
-    ``d_from`` on, written from ``n`` on (rows of ``a_sorted``, of ``d_keys``, of ``b_sorted``);
-    returns how many are written, the middle sum it stopped at, short of room or over
-    ``max_steps`` (``d_keys``' length when done), and the steps taken, counted from ``steps``.
-    (A kernel that never replaces an array: see ``level_sums._bucket``; ``r1``, ``r2``, ``rest``:
-    scratch, the two residuals and the target's chosen fields less the group's.  The left sums
-    whose rest passes a bucket's filter are found in a loop without a branch, then looked up.)"""
-    words, n_chosen = target.shape[0], chosen.shape[0]
-    kept = np.empty(hi - lo, dtype=np.int64)
+def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: np.ndarray,
+                d_keys: np.ndarray, d_code: np.ndarray, d_hashes: np.ndarray, b_sorted: np.ndarray,
+                b_hashes: np.ndarray, b_first: np.ndarray, target: np.ndarray, t_hash: np.uint64, chosen: np.ndarray,
+                place: np.ndarray, radix: np.ndarray, b_least: np.ndarray, tables: np.ndarray, filt: np.ndarray,
+                meta: np.ndarray, a_tables: np.ndarray, a_filt: np.ndarray, a_meta: np.ndarray, ai: np.ndarray,
+                di: np.ndarray, bi: np.ndarray, n: int, steps: int, max_steps: float, r1: np.ndarray, r2: np.ndarray,
+                rest: np.ndarray, kept: np.ndarray) -> tuple[int, int, int]:
+    """The meetings of the left sums ``a_sorted[lo:hi]`` (group ``group``) with the middle sums
+    from ``d_from`` on, written from ``n`` on (rows of ``a_sorted``, of ``d_keys``, of
+    ``b_sorted``); returns how many are written, the middle sum it stopped at, short of room or
+    over ``max_steps`` (``d_keys``' length when done), and the steps taken, counted from ``steps``
+    (for each middle sum, one and the group's left sums where its rest's bucket holds right sums).
+    For each middle sum, the smaller of the two is looked up in the other's tables: the group's
+    left sums in the bucket's (``meta``), or the bucket's right sums in the group's (``a_meta``);
+    those whose rest passes the filter are found in a loop without a branch (``_passing``), then
+    looked up.  The meetings of one middle sum come in no order (``_by_left`` orders them).
+    (A kernel that never replaces an array: see ``level_sums._bucket``; ``r1``, ``r2``, ``rest``,
+    ``kept``: scratch, ``rest`` the target's chosen fields less the group's.)"""
+    n_chosen = chosen.shape[0]
     for c in range(n_chosen):
         rest[c] = _field(target, chosen[c]) - _field(a_sorted[lo], chosen[c]) - b_least[chosen[c]]
     for d in range(d_from, d_keys.shape[0]):
@@ -196,39 +238,56 @@ def _group_join(lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: n
             v += digit * place[c]
         if v < 0 or meta[v, 1] == 0:
             continue
-        if n + hi - lo > ai.shape[0]:
+        b_lo, b_hi = b_first[v], b_first[v + 1]
+        if n + min(hi - lo, b_hi - b_lo) > ai.shape[0]:
             return n, d, steps - 1
         steps += hi - lo
-        base, start, mask, fo = t_hash - d_hashes[d], meta[v, 0], np.uint64(meta[v, 1] - 1), meta[v, 2]
-        sh, fsh = np.uint64(meta[v, 3] & 0xFF), np.uint64(meta[v, 3] >> 8)
-        passed = 0  # the left sums whose rest passes the filter, without a branch (then those alone)
-        for i in range(lo, hi):
-            bit = (base - a_hashes[i]) >> fsh
-            kept[passed] = i
-            passed += np.int64((filt[fo + (bit >> np.uint64(6))] >> (bit & np.uint64(63))) & np.uint64(1))
-        for c in range(passed):
-            i = kept[c]
-            h = base - a_hashes[i]
-            slot = h >> sh
-            while True:
-                g = tables[start + slot]
-                if g < 0:
-                    break
-                same = True  # (word by word first; then no field of a or d over the rest's, so no carry)
-                for k in range(words):
-                    if a_sorted[i, k] + d_keys[d, k] + b_sorted[g, k] != target[k]:
-                        same = False
-                        break
-                if same:
-                    same = _residual(target, a_sorted[i], r1) and _residual(r1, d_keys[d], r2)
-                if same:
-                    ai[n] = i
-                    di[n] = d
-                    bi[n] = g
+        base = t_hash - d_hashes[d]
+        if b_hi - b_lo < hi - lo:  # the bucket's right sums, fewer, looked up among the group's
+            passed = _passing(b_hashes, b_lo, b_hi, base, a_filt, a_meta[group, 2], np.uint64(a_meta[group, 3] >> 8),
+                              kept)
+            for c in range(passed):
+                j = kept[c]
+                g = _met(a_sorted, a_tables, a_meta, group, base - b_hashes[j], b_sorted, j, d_keys, d, target, r1, r2)
+                if g >= 0:
+                    ai[n], di[n], bi[n] = g, d, j
                     n += 1
-                    break
-                slot = (slot + np.uint64(1)) & mask
+        else:
+            passed = _passing(a_hashes, lo, hi, base, filt, meta[v, 2], np.uint64(meta[v, 3] >> 8), kept)
+            for c in range(passed):
+                i = kept[c]
+                g = _met(b_sorted, tables, meta, v, base - a_hashes[i], a_sorted, i, d_keys, d, target, r1, r2)
+                if g >= 0:
+                    ai[n], di[n], bi[n] = i, d, g
+                    n += 1
     return n, d_keys.shape[0], steps
+
+
+@njit(cache=True, nogil=True)
+def _by_left(ai: np.ndarray, di: np.ndarray, bi: np.ndarray, a_order: np.ndarray,
+             b_order: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The meetings, found a group of left sums at a time (``ai`` rows of the left side in
+    ``a_order``, each group's in a block; ``bi`` of the right side in ``b_order``), as rows of the
+    sides themselves, ordered by left sum and otherwise as found: one stable counting sort, each
+    meeting written straight to its place.  The places a group's meetings go to are one run for
+    each of its left sums, a few runs written at once.  (Two counting sorts over every meeting,
+    by middle sum then by left sum, took 0.45 s of a five-word guess of 2.6 s.)"""
+    n_a = a_order.shape[0]
+    count = np.zeros(n_a, dtype=np.int64)
+    for k in range(ai.shape[0]):
+        count[ai[k]] += 1
+    where = places(a_order)
+    at = np.empty(n_a, dtype=np.int64)  # where each (sorted) left sum's run starts, by left sum
+    total = 0
+    for a in range(n_a):
+        at[where[a]] = total
+        total += count[where[a]]
+    oa, od, ob = np.empty_like(ai), np.empty_like(di), np.empty_like(bi)
+    for k in range(ai.shape[0]):
+        p = at[ai[k]]
+        at[ai[k]] += 1
+        oa[p], od[p], ob[p] = a_order[ai[k]], di[k], b_order[bi[k]]
+    return oa, od, ob
 
 
 @njit(cache=True, nogil=True)
@@ -270,31 +329,78 @@ def _stride(pairs: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _sampled_meetings(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
-                      target: np.ndarray, samples: int) -> int:
-    """How many of ``samples`` (left sum, middle sum) pairs, spread by ``_stride``, meet a right sum."""
-    pairs, hits = a_keys.shape[0] * d_keys.shape[0], 0
-    r1, r2 = np.empty(target.shape[0], dtype=np.uint64), np.empty(target.shape[0], dtype=np.uint64)
+def _sampled_rests(a_keys: np.ndarray, d_keys: np.ndarray, target: np.ndarray, samples: int) -> np.ndarray:
+    """What the right sum would be for each of ``samples`` (left sum, middle sum) pairs spread by
+    ``_stride``: the target less the two, for the pairs it leaves a sum of at all (no field below 0)."""
+    pairs, found = a_keys.shape[0] * d_keys.shape[0], 0
+    rests, r1 = np.empty((samples, target.shape[0]), dtype=np.uint64), np.empty(target.shape[0], dtype=np.uint64)
     stride = _stride(pairs)
     for k in range(samples):
         p = (k * stride) % pairs
         a, d = p // d_keys.shape[0], p % d_keys.shape[0]
-        if _residual(target, a_keys[a], r1) and _residual(r1, d_keys[d], r2) and _lookup(b_table, b_keys, r2) >= 0:
-            hits += 1
+        if _residual(target, a_keys[a], r1) and _residual(r1, d_keys[d], rests[found]):
+            found += 1
+    return rests[:found]
+
+
+@njit(cache=True, nogil=True)
+def _sampled_meetings(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
+                      target: np.ndarray, samples: int) -> int:
+    """How many of ``samples`` (left sum, middle sum) pairs, spread by ``_stride``, meet a right sum
+    (looked up in ``b_table``)."""
+    hits = 0
+    for rest in _sampled_rests(a_keys, d_keys, target, samples):
+        hits += _lookup(b_table, b_keys, rest) >= 0
     return hits
+
+
+@njit(cache=True, nogil=True)
+def _sampled_in_buckets(a_keys: np.ndarray, d_keys: np.ndarray, b_sorted: np.ndarray, target: np.ndarray,
+                        samples: int, chosen: np.ndarray, place: np.ndarray, radix: np.ndarray, b_least: np.ndarray,
+                        tables: np.ndarray, meta: np.ndarray) -> int:
+    """``_sampled_meetings``, the right sums looked up in their buckets' tables (see ``_tables``)."""
+    rests = _sampled_rests(a_keys, d_keys, target, samples)
+    hashes, hits = _linear_hashes(rests), 0
+    for k in range(rests.shape[0]):
+        v = 0
+        for c in range(chosen.shape[0]):
+            digit = _field(rests[k], chosen[c]) - b_least[chosen[c]]
+            if digit < 0 or digit >= radix[c]:
+                v = -1
+                break
+            v += digit * place[c]
+        if v < 0 or meta[v, 1] == 0:
+            continue
+        start, mask, slot = meta[v, 0], np.uint64(meta[v, 1] - 1), hashes[k] >> np.uint64(meta[v, 3] & 0xFF)
+        while tables[start + slot] >= 0:
+            g = tables[start + slot]
+            same = True
+            for w in range(rests.shape[1]):
+                same = same and b_sorted[g, w] == rests[k, w]
+            if same:
+                hits += 1
+                break
+            slot = (slot + np.uint64(1)) & mask
+    return hits
+
+
+@njit(cache=True, nogil=True)
+def _over(hits: int, pairs: int, samples: int, max_meetings: float) -> bool:
+    """Whether ``hits`` of ``samples`` pairs met, scaled to all ``pairs``, is surely over ``max_meetings``."""
+    return hits >= OVER_HITS and hits * float(pairs) > OVER_BY * max_meetings * samples
 
 
 def meets_over(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray, target: np.ndarray,
                max_meetings: float) -> bool:
     """Whether the join of these sums surely finds over ``max_meetings`` meetings: the share of
     ``MEETING_PAIRS`` pairs looked up in ``b_table`` (``b_keys``' table) that meet, scaled to all
-    the pairs, is over ``OVER_BY`` times that: a join capped there would be cut short."""
+    the pairs, is over ``OVER_BY`` times that: a join capped there would be cut short.  (:func:`meet`
+    asks the same of its buckets where given ``over``.)"""
     pairs = len(a_keys) * len(d_keys)
     samples = min(MEETING_PAIRS, pairs)
     if not samples:
         return False
-    hits = _sampled_meetings(a_keys, d_keys, b_keys, b_table, target, samples)
-    return hits >= OVER_HITS and hits * float(pairs) > OVER_BY * max_meetings * samples
+    return _over(_sampled_meetings(a_keys, d_keys, b_keys, b_table, target, samples), pairs, samples, max_meetings)
 
 
 @njit(cache=True, nogil=True)
@@ -328,42 +434,48 @@ def _predicted_steps(a_keys: np.ndarray, a_first: np.ndarray, d_keys: np.ndarray
 @njit(cache=True, nogil=True)
 def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray, chosen: np.ndarray,
               place: np.ndarray, radix: np.ndarray, buckets: int, b_least: np.ndarray,
-              max_meetings: float, max_steps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+              max_meetings: float, max_steps: float, over: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     b_order, b_first = _grouped(b_keys, np.arange(b_keys.shape[0]), b_least, chosen, place, buckets)
     a_order, a_first = _left_groups(a_keys, chosen)
     if max_steps < np.inf and _predicted_steps(a_keys, a_first, d_keys, b_first, target, chosen, place, radix,
                                                b_least) > max_steps:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), False
     b_sorted = scattered(b_keys, places(b_order))  # (each bucket's rows together: its lookups stay in cache)
-    tables, filt, meta = _tables(_linear_hashes(b_sorted), b_first)
+    b_hashes = _linear_hashes(b_sorted)
+    tables, filt, meta = _tables(b_hashes, b_first)
+    pairs = a_keys.shape[0] * d_keys.shape[0]
+    samples = min(MEETING_PAIRS, pairs)
+    if over < np.inf and samples and _over(_sampled_in_buckets(a_keys, d_keys, b_sorted, target, samples, chosen,
+                                                               place, radix, b_least, tables, meta),
+                                           pairs, samples, over):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), False
     a_sorted = scattered(a_keys, places(a_order))
+    a_hashes = _linear_hashes(a_sorted)
+    a_tables, a_filt, a_meta = _tables(a_hashes, a_first)  # (each group's, as the buckets')
     d_code = np.empty((d_keys.shape[0], chosen.shape[0]), dtype=np.int64)  # the middle sums' chosen fields
-    d_number = np.zeros(d_keys.shape[0], dtype=np.int64)
     for d in range(d_keys.shape[0]):
         for c in range(chosen.shape[0]):
             d_code[d, c] = _field(d_keys[d], chosen[c])
-            d_number[d] += d_code[d, c] * place[c]
-    # the middle sums by their part of the bucket number: a group's rests then fall in buckets in
-    # memory order, their tables and filters read as a stream rather than at random
-    d_order = np.argsort(d_number, kind="mergesort")
-    d_keys, d_code = d_keys[d_order], d_code[d_order]
-    a_hashes, d_hashes = _linear_hashes(a_sorted), _linear_hashes(d_keys)
+    d_hashes = _linear_hashes(d_keys)
     t_hash = _linear_hashes(target.reshape(1, -1))[0]
     ai, di, bi, r1, r2 = _scratch(target.shape[0])
     rest = np.empty(chosen.shape[0], dtype=np.int64)
+    kept = np.empty(max(np.max(np.diff(a_first)), np.max(np.diff(b_first))), dtype=np.int64)
     n, steps = np.int64(0), np.int64(0)  # (not literal zeros: _group_join compiles once)
     for group in range(a_first.shape[0] - 1):
         lo, hi = a_first[group], a_first[group + 1]
         d = np.int64(0)
         while lo < hi and d < d_keys.shape[0]:
-            n, d, steps = _group_join(lo, hi, d, a_sorted, a_hashes, d_keys, d_code, d_hashes, b_sorted, target,
-                                      t_hash, chosen, place, radix, b_least, tables, filt, meta, ai, di, bi, n, steps,
-                                      max_steps, r1, r2, rest)
+            n, d, steps = _group_join(group, lo, hi, d, a_sorted, a_hashes, d_keys, d_code, d_hashes, b_sorted,
+                                      b_hashes, b_first, target, t_hash, chosen, place, radix, b_least, tables, filt,
+                                      meta, a_tables, a_filt, a_meta, ai, di, bi, n, steps, max_steps, r1, r2, rest,
+                                      kept)
             if n > max_meetings or steps > max_steps:
                 return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
             if d < d_keys.shape[0]:
                 ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
-    return a_order[ai[:n]], d_order[di[:n]], b_order[bi[:n]], True
+    oa, od, ob = _by_left(ai[:n], di[:n], bi[:n], a_order, b_order)
+    return oa, od, ob, True
 
 
 @njit(cache=True, nogil=True)
@@ -450,15 +562,17 @@ def _join_plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, targe
 
 def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | Callable[[], np.ndarray] | None,
          target: np.ndarray, max_meetings: float = np.inf, max_steps: float = np.inf, bucket_sums: int = BUCKET_SUMS,
-         plain_below: int = PLAIN_BELOW) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+         plain_below: int = PLAIN_BELOW, over: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
     ordered by the first then the second, and True; or, as soon as there are over ``max_meetings``,
     or where its steps (a lookup, or a bucket found for a group of left sums and a middle sum; the
-    plain join's are all its lookups) are predicted to be or turn out over ``max_steps``, none and
-    False.
+    plain join's are all its lookups) are predicted to be or turn out over ``max_steps``, or where
+    a sample says the meetings are surely over ``over`` (:func:`meets_over`, asked of the buckets'
+    tables once built: the right side needs no table of its own), none and False.
     (``b_table``: ``b_keys``' table, for a right side joined whole, or what gives it when asked, or
     None: built if so; see ``BUCKET_SUMS`` and ``PLAIN_BELOW`` for the other two.)"""
     max_meetings, max_steps = float(max_meetings), float(max_steps)  # (one compiled signature)
+    over = np.inf if over is None else float(over)
     plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below)
     if plan is None:
         if len(a_keys) * len(d_keys) > max_steps:
@@ -467,33 +581,13 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
             b_table = build_table(b_keys)
         elif callable(b_table):
             b_table = b_table()
+        if over < np.inf and meets_over(a_keys, d_keys, b_keys, b_table, target, over):
+            return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
         # a right side of PLAIN_BELOW sums or more (joined whole for its few lookups) has a table
         # out of cache: a filter turns most rests away first (the 30 slowest such joins of four
         # five-word games 1.29 s against 0.68 s, and 0.10 s to build the filters)
         b_filter = build_filter(b_keys) if len(b_keys) >= PLAIN_BELOW else _PASS_ALL
         return _plain(a_keys, d_keys, b_keys, b_table, target, max_meetings, b_filter)
     chosen, place, radix, buckets, least = plan
-    ai, di, bi, whole = _bucketed(a_keys, d_keys, b_keys, target, chosen, place, radix, buckets, least, max_meetings,
-                                  max_steps)
-    return (*_in_order(ai, di, bi, len(a_keys), len(d_keys)), whole)
-
-
-@njit(cache=True, nogil=True)
-def _in_order(ai: np.ndarray, di: np.ndarray, bi: np.ndarray, n_a: int, n_d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The meetings ordered by ``ai`` then ``di`` (distinct pairs): two stable counting sorts that
-    carry the three rows along, by ``di`` then by ``ai`` (numpy's argsort and the gathers after it
-    took 1.4 s of 6.6 million meetings, a five-word guess's largest share; these 0.3 s)."""
-    d1, a1, b1 = _sorted_by(di, n_d, di, ai, bi)
-    return _sorted_by(a1, n_a, a1, d1, b1)
-
-
-@njit(cache=True, nogil=True)
-def _sorted_by(keys: np.ndarray, radix: int, x: np.ndarray, y: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``x``, ``y`` and ``z`` stably sorted by ``keys`` (each in ``0..radix-1``)."""
-    at = starts(keys, radix)
-    ox, oy, oz = np.empty_like(x), np.empty_like(y), np.empty_like(z)
-    for i in range(keys.shape[0]):
-        p = at[keys[i]]
-        at[keys[i]] += 1
-        ox[p], oy[p], oz[p] = x[i], y[i], z[i]
-    return ox, oy, oz
+    return _bucketed(a_keys, d_keys, b_keys, target, chosen, place, radix, buckets, least, max_meetings, max_steps,
+                     over)
