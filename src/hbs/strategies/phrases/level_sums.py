@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, _residual
+from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, _residual_at
 from hbs.strategies.phrases.sum_table import _hash, _resized, build_table
 
 
@@ -235,7 +235,7 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
     room = np.empty(words, dtype=np.uint64)
     live = np.zeros(prev_keys.shape[0], dtype=np.bool_)
     for p in range(prev_keys.shape[0]):
-        live[p] = _residual(high, prev_keys[p], room)
+        live[p] = _residual_at(high, prev_keys, p, room)
     p_rows = np.flatnonzero(live)
     d_rows = np.arange(d_keys.shape[0])
     p_least, p_most = _ranges(prev_keys, p_rows, n_fields)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hbs.strategies.phrases.packing import GUARD, _NOT_GUARD, _residual
+from hbs.strategies.phrases.packing import GUARD, _NOT_GUARD, _residual_at
 from hbs.strategies.phrases.sum_table import _grown, _lookup, filter_bit, filter_has
 
 
@@ -49,7 +49,7 @@ def descend(states: np.ndarray, u: np.ndarray, keys: np.ndarray, counts: np.ndar
         total = 0.0
         n = 0
         for d in range(d_keys.shape[0]):
-            if _residual(key, d_keys[d], r):
+            if _residual_at(key, d_keys, d, r):
                 p = _lookup(prev_table, prev_keys, r)
                 if p >= 0:
                     total += prev_counts[p] * d_sizes[d]
@@ -88,7 +88,7 @@ def branches(states: np.ndarray, keys: np.ndarray, counts: np.ndarray, firsts: n
             n += 1
             continue
         for d in range(d_keys.shape[0]):
-            if _residual(key, d_keys[d], r):
+            if _residual_at(key, d_keys, d, r):
                 p = _lookup(prev_table, prev_keys, r)
                 if p >= 0:
                     src[n] = i

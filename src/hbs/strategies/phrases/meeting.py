@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges
-from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _residual
+from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _fits, _residual_at
 from hbs.strategies.phrases.rows import places, scattered
 from hbs.strategies.phrases.sum_table import _grown, _lookup, build_filter, build_table, in_filter
 
@@ -95,12 +95,12 @@ def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: 
     ai, di, bi, r1, r2 = _scratch(target.shape[0])
     n = np.int64(0)  # (not a literal zero: _grown compiles once)
     for a in range(a_keys.shape[0]):
-        if not _residual(target, a_keys[a], r1):
+        if not _residual_at(target, a_keys, a, r1):
             continue
         while n + d_keys.shape[0] > ai.shape[0]:  # room for this row's meetings (not in the loop: see _bucket)
             ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
         for d in range(d_keys.shape[0]):
-            if _residual(r1, d_keys[d], r2) and in_filter(b_filter, r2):
+            if _residual_at(r1, d_keys, d, r2) and in_filter(b_filter, r2):
                 g = _lookup(b_table, b_keys, r2)
                 if g >= 0:
                     ai[n] = a
@@ -183,11 +183,11 @@ def _passing(hashes: np.ndarray, lo: int, hi: int, base: np.uint64, filt: np.nda
 
 @njit(cache=True, nogil=True, inline="always")
 def _met(rows: np.ndarray, tables: np.ndarray, meta: np.ndarray, v: int, h: np.uint64, xs: np.ndarray, x: int,
-         d_keys: np.ndarray, d: int, target: np.ndarray, r1: np.ndarray, r2: np.ndarray) -> int:
+         d_keys: np.ndarray, d: int, target: np.ndarray) -> int:
     """The row of ``rows`` in table ``v`` (``meta[v]``, see ``_tables``) that adds up to ``target``
     with ``xs[x]`` and ``d_keys[d]`` (``h``: its linear hash), or -1.  (Word by word first; then
-    no field of ``xs[x]`` or ``d_keys[d]`` over the rest's, so no carry.  Rows are indexed, not
-    taken as views, but for that check: a view costs reference counts at every lookup.)"""
+    no field of ``xs[x]`` or ``d_keys[d]`` over the rest's, so no carry.  Rows are read by index:
+    a view of one costs reference counts at every lookup.)"""
     start, mask, slot = meta[v, 0], np.uint64(meta[v, 1] - 1), h >> np.uint64(meta[v, 3] & 0xFF)
     while True:
         g = tables[start + slot]
@@ -198,7 +198,7 @@ def _met(rows: np.ndarray, tables: np.ndarray, meta: np.ndarray, v: int, h: np.u
             if rows[g, k] + xs[x, k] + d_keys[d, k] != target[k]:
                 same = False
                 break
-        if same and _residual(target, xs[x], r1) and _residual(r1, d_keys[d], r2):
+        if same and _fits(target, xs, x, d_keys, d):
             return g
         slot = (slot + np.uint64(1)) & mask
 
@@ -209,8 +209,8 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
                 b_hashes: np.ndarray, b_first: np.ndarray, target: np.ndarray, t_hash: np.uint64, chosen: np.ndarray,
                 place: np.ndarray, radix: np.ndarray, b_least: np.ndarray, tables: np.ndarray, filt: np.ndarray,
                 meta: np.ndarray, a_tables: np.ndarray, a_filt: np.ndarray, a_meta: np.ndarray, ai: np.ndarray,
-                di: np.ndarray, bi: np.ndarray, n: int, steps: int, max_steps: float, r1: np.ndarray, r2: np.ndarray,
-                rest: np.ndarray, kept: np.ndarray) -> tuple[int, int, int]:
+                di: np.ndarray, bi: np.ndarray, n: int, steps: int, max_steps: float, rest: np.ndarray,
+                kept: np.ndarray) -> tuple[int, int, int]:
     """The meetings of the left sums ``a_sorted[lo:hi]`` (group ``group``) with the middle sums
     from ``d_from`` on, written from ``n`` on (rows of ``a_sorted``, of ``d_keys``, of
     ``b_sorted``); returns how many are written, the middle sum it stopped at, short of room or
@@ -220,8 +220,8 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
     left sums in the bucket's (``meta``), or the bucket's right sums in the group's (``a_meta``);
     those whose rest passes the filter are found in a loop without a branch (``_passing``), then
     looked up.  The meetings of one middle sum come in no order (``_by_left`` orders them).
-    (A kernel that never replaces an array: see ``level_sums._bucket``; ``r1``, ``r2``, ``rest``,
-    ``kept``: scratch, ``rest`` the target's chosen fields less the group's.)"""
+    (A kernel that never replaces an array: see ``level_sums._bucket``; ``rest``, ``kept``:
+    scratch, ``rest`` the target's chosen fields less the group's.)"""
     n_chosen = chosen.shape[0]
     for c in range(n_chosen):
         rest[c] = _field(target, chosen[c]) - _field(a_sorted[lo], chosen[c]) - b_least[chosen[c]]
@@ -248,7 +248,7 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
                               kept)
             for c in range(passed):
                 j = kept[c]
-                g = _met(a_sorted, a_tables, a_meta, group, base - b_hashes[j], b_sorted, j, d_keys, d, target, r1, r2)
+                g = _met(a_sorted, a_tables, a_meta, group, base - b_hashes[j], b_sorted, j, d_keys, d, target)
                 if g >= 0:
                     ai[n], di[n], bi[n] = g, d, j
                     n += 1
@@ -256,7 +256,7 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
             passed = _passing(a_hashes, lo, hi, base, filt, meta[v, 2], np.uint64(meta[v, 3] >> 8), kept)
             for c in range(passed):
                 i = kept[c]
-                g = _met(b_sorted, tables, meta, v, base - a_hashes[i], a_sorted, i, d_keys, d, target, r1, r2)
+                g = _met(b_sorted, tables, meta, v, base - a_hashes[i], a_sorted, i, d_keys, d, target)
                 if g >= 0:
                     ai[n], di[n], bi[n] = i, d, g
                     n += 1
@@ -333,12 +333,14 @@ def _sampled_rests(a_keys: np.ndarray, d_keys: np.ndarray, target: np.ndarray, s
     """What the right sum would be for each of ``samples`` (left sum, middle sum) pairs spread by
     ``_stride``: the target less the two, for the pairs it leaves a sum of at all (no field below 0)."""
     pairs, found = a_keys.shape[0] * d_keys.shape[0], 0
-    rests, r1 = np.empty((samples, target.shape[0]), dtype=np.uint64), np.empty(target.shape[0], dtype=np.uint64)
+    rests = np.empty((samples, target.shape[0]), dtype=np.uint64)
+    r1, r2 = np.empty(target.shape[0], dtype=np.uint64), np.empty(target.shape[0], dtype=np.uint64)
     stride = _stride(pairs)
     for k in range(samples):
         p = (k * stride) % pairs
         a, d = p // d_keys.shape[0], p % d_keys.shape[0]
-        if _residual(target, a_keys[a], r1) and _residual(r1, d_keys[d], rests[found]):
+        if _residual_at(target, a_keys, a, r1) and _residual_at(r1, d_keys, d, r2):
+            rests[found] = r2
             found += 1
     return rests[:found]
 
@@ -458,7 +460,7 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
             d_code[d, c] = _field(d_keys[d], chosen[c])
     d_hashes = _linear_hashes(d_keys)
     t_hash = _linear_hashes(target.reshape(1, -1))[0]
-    ai, di, bi, r1, r2 = _scratch(target.shape[0])
+    ai, di, bi, _, _ = _scratch(target.shape[0])
     rest = np.empty(chosen.shape[0], dtype=np.int64)
     kept = np.empty(max(np.max(np.diff(a_first)), np.max(np.diff(b_first))), dtype=np.int64)
     n, steps = np.int64(0), np.int64(0)  # (not literal zeros: _group_join compiles once)
@@ -468,8 +470,7 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
         while lo < hi and d < d_keys.shape[0]:
             n, d, steps = _group_join(group, lo, hi, d, a_sorted, a_hashes, d_keys, d_code, d_hashes, b_sorted,
                                       b_hashes, b_first, target, t_hash, chosen, place, radix, b_least, tables, filt,
-                                      meta, a_tables, a_filt, a_meta, ai, di, bi, n, steps, max_steps, r1, r2, rest,
-                                      kept)
+                                      meta, a_tables, a_filt, a_meta, ai, di, bi, n, steps, max_steps, rest, kept)
             if n > max_meetings or steps > max_steps:
                 return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
             if d < d_keys.shape[0]:

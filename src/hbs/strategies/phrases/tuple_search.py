@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
-from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _residual
+from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _residual_at
 from hbs.strategies.phrases.rows import _distinct, _groups_along, _rows_at, group_rows, row_order
 from hbs.strategies.phrases.sum_table import (
     START_ROWS, _grown, _lookup, build_filter, build_table, in_filter,
@@ -64,7 +64,7 @@ def right_rows(pc: np.ndarray, order: np.ndarray, target: np.ndarray
     rows = np.empty(order.shape[0], dtype=np.int64)
     n = 0
     for i in range(order.shape[0]):
-        if _residual(target, pc[order[i]], scratch):
+        if _residual_at(target, pc, order[i], scratch):
             rows[n] = order[i]
             n += 1
     rows = rows[:n]
@@ -150,12 +150,12 @@ def _right_rows(pc: np.ndarray, pd: np.ndarray, target: np.ndarray, a0: int, a1:
     counts references on every step (atomic; ten times this loop's own work)."""
     scratch = np.empty(target.shape[0], dtype=np.uint64)
     for a in range(a0, a1):
-        if not _residual(target, pc[a], scratch):
+        if not _residual_at(target, pc, a, scratch):
             continue
         for b in range(pd.shape[0]):
             for k in range(target.shape[0]):
                 keys[n, k] = pc[a, k] + pd[b, k]
-            if _residual(target, keys[n], scratch):
+            if _residual_at(target, keys, n, scratch):
                 tuples[n, 0] = a
                 tuples[n, 1] = b
                 n += 1
@@ -203,7 +203,7 @@ def left_matches(
     shift = np.uint64(sort_shift)
     n = np.int64(0)  # (not a literal zero: _grown compiles once)
     for a in range(pa.shape[0]):
-        if not _residual(target, pa[a], r1):
+        if not _residual_at(target, pa, a, r1):
             continue
         while n + (pb.shape[0] if n_left == 2 else 1) > out_t.shape[0]:  # room for this row's matches
             out_t = _grown(out_t, n)
@@ -215,7 +215,7 @@ def left_matches(
         for b in range(pb.shape[0]):
             if (pb[b, sort_word] >> shift) & np.uint64(0xFF) > limit:
                 break
-            if _residual(r1, pb[b], r2):
+            if _residual_at(r1, pb, b, r2):
                 n = _match(table, unique_keys, filt, r2, a, b, out_t, out_g, n)
     return out_t[:n].copy(), out_g[:n].copy()
 
@@ -246,13 +246,13 @@ def refined_matches(
             out_g = _grown(out_g, n)
         for i in range(a_first[p], a_first[p + 1]):
             a = a_rows[i]
-            if not _residual(target, pa[a], r1):
+            if not _residual_at(target, pa, a, r1):
                 continue
             if n_left == 1:
                 n = _match(table, unique_keys, filt, r1, a, 0, out_t, out_g, n)
                 continue
             for j in range(b_first[q], b_first[q + 1]):
-                if _residual(r1, pb[b_rows[j]], r2):
+                if _residual_at(r1, pb, b_rows[j], r2):
                     n = _match(table, unique_keys, filt, r2, a, b_rows[j], out_t, out_g, n)
     # each (a, b) is found once (under its coarser rows): sorting by the pair is left_matches' order
     pairs = np.empty((n, 1), dtype=np.uint64)
