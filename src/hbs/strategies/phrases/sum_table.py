@@ -10,12 +10,22 @@ import numpy as np
 from numba import njit
 
 
+#: Where a key's hash starts (see :func:`_mixed`).
+HASH_START = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def _mixed(h: np.uint64, word: np.uint64) -> np.uint64:
+    """The hash ``h`` with one more packed word of the key mixed in (from ``HASH_START``, word by word)."""
+    h = (h ^ word) * np.uint64(0xFF51AFD7ED558CCD)
+    return h ^ (h >> np.uint64(29))
+
+
 @njit(cache=True, inline="always")
 def _hash(key: np.ndarray) -> np.uint64:
-    h = np.uint64(0x9E3779B97F4A7C15)
+    h = HASH_START
     for k in range(key.shape[0]):
-        h = (h ^ key[k]) * np.uint64(0xFF51AFD7ED558CCD)
-        h ^= h >> np.uint64(29)
+        h = _mixed(h, key[k])
     return h
 
 
