@@ -243,6 +243,8 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
             return n, d, steps - 1
         steps += hi - lo
         base = t_hash - d_hashes[d]
+        # (the two ways written out: one inline function for both took 5-10% longer on 29 joins saved
+        # from games, four runs interleaved)
         if b_hi - b_lo < hi - lo:  # the bucket's right sums, fewer, looked up among the group's
             passed = _passing(b_hashes, b_lo, b_hi, base, a_filt, a_meta[group, 2], np.uint64(a_meta[group, 3] >> 8),
                               kept)
