@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from hbs.strategies.phrases import meeting
+from hbs.strategies.phrases import level_sums, meeting
 from hbs.strategies.phrases.packing import pack
 from hbs.strategies.phrases.sum_table import build_table
 
@@ -67,7 +67,7 @@ def test_a_large_right_side_is_joined_by_buckets_with_the_same_meetings():
     target = a[5] + d[7] + b[11]
     keys = packed(a), packed(d), packed(b)
     args = (*keys, build_table(keys[2]), packed(target[None])[0])
-    chosen, _, _, buckets, _ = meeting._plan(*keys, args[4], meeting.BUCKET_SUMS)
+    chosen, _, _, buckets, *_ = meeting._plan(*keys, args[4], meeting.BUCKET_SUMS)
     assert len(b) >= meeting.PLAIN_BELOW and len(a) * len(d) >= meeting.PLAIN_STEPS * len(b) and buckets > 1000
     found, plain = meeting.meet(*args), meeting.meet(*args, plain_below=1 << 30)
     assert found[3] and len(found[0]) > 1
@@ -119,9 +119,9 @@ def test_each_middle_sum_looks_up_the_smaller_of_a_group_and_a_bucket():
         target = a[1] + d[2] + b[3]
         keys = packed(a), packed(d), packed(b)
         goal = packed(target[None])[0]
-        chosen, place, radix, buckets, least = meeting._plan(*keys, goal, bucket_sums)
+        chosen, place, radix, buckets, least, a_least, a_most = meeting._plan(*keys, goal, bucket_sums)
         held = np.diff(meeting._grouped(keys[2], np.arange(len(b)), least, chosen, place, buckets)[1])
-        groups = np.diff(meeting._left_groups(keys[0], chosen)[1])
+        groups = np.diff(meeting._left_groups(keys[0], chosen, a_least, a_most)[1])
         held, groups = held[held > 0], groups[groups > 0]
         assert (held.max() < groups.min()) if bucket_smaller else (groups.max() <= held.min())
         found = meeting.meet(*keys, None, goal, bucket_sums=bucket_sums, plain_below=0)
@@ -209,7 +209,7 @@ def brute_steps(a, d, b, target, bucket_sums):
     """The steps the bucketed join takes, counted pair by pair from the plan's bucket fields: one
     for each (group of left sums alike in those fields, middle sum), and each left sum of a group
     whose rest falls in a bucket holding right sums."""
-    chosen, _, _, _, _ = meeting._plan(packed(a), packed(d), packed(b), packed(target[None])[0], bucket_sums)
+    chosen, *_ = meeting._plan(packed(a), packed(d), packed(b), packed(target[None])[0], bucket_sums)
     buckets = {tuple(row[chosen]) for row in b}
     groups = {tuple(row[chosen]) for row in a}
     steps = len(groups) * len(d)
@@ -282,3 +282,33 @@ def test_a_join_over_its_cap_is_told_from_a_sample():
         assert not meeting.meets_over(*keys, table, goal, cap)
         found = meeting.meet(*keys, None, goal, over=cap, bucket_sums=64, plain_below=0)
         assert found[3] and all(np.array_equal(x, y) for x, y in zip(found[:3], whole[:3]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_sides_ranges_grouping_and_places_are_numpys(seed):
+    """A side's fields' least and most (read as bytes) are numpy's over the unpacked rows, for all
+    rows and for a subset; rows grouped by bucket number are numpy's stable argsort of it, each
+    row's place is where the order puts it, and the rows written to their places with their
+    linear hashes are numpy's gather and a hash computed apart."""
+    a, _, _, _ = sides(seed)
+    rng = np.random.default_rng(seed)
+    keys = packed(a)
+    n_fields = 8 * keys.shape[1]
+    unpacked = np.zeros((len(a), n_fields), dtype=np.int64)
+    unpacked[:, :a.shape[1]] = a
+    for rows in (np.arange(len(a)), np.flatnonzero(rng.random(len(a)) < 0.5)):
+        least, most = level_sums._ranges(keys, rows, n_fields)
+        assert least.tolist() == (unpacked[rows].min(axis=0) if len(rows) else np.full(n_fields, 255)).tolist()
+        assert most.tolist() == (unpacked[rows].max(axis=0) if len(rows) else np.zeros(n_fields)).tolist()
+    least, most = level_sums._ranges(keys, np.arange(len(a)), n_fields)
+    chosen = rng.permutation(a.shape[1])[:2]
+    place = np.cumprod([1] + [int(most[f] - least[f] + 1) for f in chosen])
+    number = sum((unpacked[:, f] - least[f]) * place[c] for c, f in enumerate(chosen))
+    order, first, where = level_sums._grouped(keys, np.arange(len(a)), least, chosen, place[:-1], int(place[-1]))
+    assert order.tolist() == np.argsort(number, kind="stable").tolist()
+    assert first.tolist() == np.searchsorted(np.sort(number), np.arange(place[-1] + 1)).tolist()
+    assert (order[where] == np.arange(len(a))).all()
+    sorted_keys, hashes = meeting._sorted(keys, where)
+    assert np.array_equal(sorted_keys, keys[order])
+    multipliers = [int(m) for m in meeting._MULTIPLIERS[:keys.shape[1]]]
+    assert hashes.tolist() == [sum(int(w) * m for w, m in zip(row, multipliers)) % 2**64 for row in keys[order]]

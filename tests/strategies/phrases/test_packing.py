@@ -12,7 +12,7 @@ from hbs.core.feedback import grade
 from hbs.strategies.phrases import probes
 from hbs.strategies.phrases.alphabet import ASCII_LETTERS
 from hbs.strategies.phrases.packing import MAX_FIELD, pack, packed_after
-from hbs.strategies.phrases.rows import distinct_rows, group_rows, places, refined_order, row_order, scattered
+from hbs.strategies.phrases.rows import distinct_rows, group_rows, refined_order, row_order
 from hbs.strategies.phrases.tuple_search import TupleSearch
 
 
@@ -209,18 +209,3 @@ def test_the_order_after_one_more_answer_follows_from_the_order_before(before, a
     now = pack(features)
     order = refined_order(now, row_order(earlier), before, after)
     assert (order == np.lexsort(now.T[::-1])).all()
-
-
-@given(st.integers(0, 2**32 - 1))
-@settings(max_examples=20, deadline=None)
-def test_rows_written_to_their_places_are_numpys_gather(seed):
-    """``scattered(values, places(order))``, each row written to its place, is ``values[order]``
-    (numpy's gather) for rows of packed words, of counts and of steps alike."""
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(1, 500))
-    order = rng.permutation(n)
-    place = places(order)
-    for values in (rng.integers(0, 2**63, (n, int(rng.integers(1, 4)))).astype(np.uint64), rng.random((n, 1)),
-                   rng.integers(0, 10**9, (n, 1))):
-        got = scattered(values, place)
-        assert got.dtype == values.dtype and np.array_equal(got, values[order])
