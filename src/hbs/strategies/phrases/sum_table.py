@@ -100,12 +100,16 @@ def found_rows(table: np.ndarray, unique_keys: np.ndarray, keys: np.ndarray) -> 
 FILTER_BITS = 16
 
 
+#: The multiplier of the filter's hash (see :func:`_filter_hash`).
+FILTER_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+
+
 @njit(cache=True, inline="always")
 def _filter_hash(key: np.ndarray) -> np.uint64:
-    """A cheap multiplicative hash; its high bits index a filter."""
-    h = key[0] * np.uint64(0x9E3779B97F4A7C15)
-    for k in range(1, key.shape[0]):
-        h = (h ^ key[k]) * np.uint64(0x9E3779B97F4A7C15)
+    """A cheap multiplicative hash, a word at a time; its high bits index a filter."""
+    h = np.uint64(0)
+    for k in range(key.shape[0]):
+        h = (h ^ key[k]) * FILTER_MULTIPLIER
     return h
 
 

@@ -14,10 +14,10 @@ import math
 import numpy as np
 from numba import njit
 
-from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _residual_at
+from hbs.strategies.phrases.packing import _NOT_GUARD, FIELDS_PER_WORD, GUARD, _residual_at
 from hbs.strategies.phrases.rows import _distinct, _groups_along, _rows_at, group_rows, row_order
 from hbs.strategies.phrases.sum_table import (
-    START_ROWS, _grown, _lookup, build_filter, build_table, in_filter,
+    FILTER_MULTIPLIER, START_ROWS, _grown, _lookup, build_filter, build_table, filter_has, in_filter,
 )
 
 
@@ -163,12 +163,9 @@ def _right_rows(pc: np.ndarray, pd: np.ndarray, target: np.ndarray, a0: int, a1:
 
 
 @njit(cache=True, inline="always")
-def _match(table: np.ndarray, unique_keys: np.ndarray, filt: np.ndarray, residual: np.ndarray, a: int, b: int,
+def _match(table: np.ndarray, unique_keys: np.ndarray, residual: np.ndarray, a: int, b: int,
            out_t: np.ndarray, out_g: np.ndarray, n: int) -> int:
-    """Record left rows ``(a, b)`` at ``n`` when ``residual`` is a key of the table (``filt`` its
-    :func:`build_filter`); the next free row."""
-    if not in_filter(filt, residual):
-        return n
+    """Record left rows ``(a, b)`` at ``n`` when ``residual`` is a key of the table; the next free row."""
     g = _lookup(table, unique_keys, residual)
     if g < 0:
         return n
@@ -176,6 +173,20 @@ def _match(table: np.ndarray, unique_keys: np.ndarray, filt: np.ndarray, residua
     out_t[n, 1] = b
     out_g[n] = g
     return n + 1
+
+
+@njit(cache=True, inline="always")
+def _rest_passes(r1: np.ndarray, rows: np.ndarray, b: int, filt: np.ndarray) -> bool:
+    """Whether ``r1 - rows[b]`` leaves no field below 0 and passes the filter ``filt`` (see
+    ``sum_table.in_filter``), the rest hashed as it is formed and kept nowhere: nine in ten rests
+    fail the filter, and writing each to scratch to hash it took longer than the check."""
+    h = np.uint64(0)
+    for k in range(r1.shape[0]):
+        r = (r1[k] | GUARD) - rows[b, k]
+        if (r & GUARD) != GUARD:
+            return False
+        h = (h ^ (r & _NOT_GUARD)) * FILTER_MULTIPLIER  # (sum_table._filter_hash, a word at a time)
+    return filter_has(filt, h >> filt[-1])
 
 
 @njit(cache=True, nogil=True)
@@ -209,14 +220,16 @@ def left_matches(
             out_t = _grown(out_t, n)
             out_g = _grown(out_g, n)
         if n_left == 1:
-            n = _match(table, unique_keys, filt, r1, a, 0, out_t, out_g, n)
+            if in_filter(filt, r1):
+                n = _match(table, unique_keys, r1, a, 0, out_t, out_g, n)
             continue
         limit = (r1[sort_word] >> shift) & np.uint64(0xFF)
         for b in range(pb.shape[0]):
             if (pb[b, sort_word] >> shift) & np.uint64(0xFF) > limit:
                 break
-            if _residual_at(r1, pb, b, r2):
-                n = _match(table, unique_keys, filt, r2, a, b, out_t, out_g, n)
+            if _rest_passes(r1, pb, b, filt):
+                _residual_at(r1, pb, b, r2)
+                n = _match(table, unique_keys, r2, a, b, out_t, out_g, n)
     return out_t[:n].copy(), out_g[:n].copy()
 
 
@@ -249,11 +262,13 @@ def refined_matches(
             if not _residual_at(target, pa, a, r1):
                 continue
             if n_left == 1:
-                n = _match(table, unique_keys, filt, r1, a, 0, out_t, out_g, n)
+                if in_filter(filt, r1):
+                    n = _match(table, unique_keys, r1, a, 0, out_t, out_g, n)
                 continue
             for j in range(b_first[q], b_first[q + 1]):
-                if _residual_at(r1, pb, b_rows[j], r2):
-                    n = _match(table, unique_keys, filt, r2, a, b_rows[j], out_t, out_g, n)
+                if _rest_passes(r1, pb, b_rows[j], filt):
+                    _residual_at(r1, pb, b_rows[j], r2)
+                    n = _match(table, unique_keys, r2, a, b_rows[j], out_t, out_g, n)
     # each (a, b) is found once (under its coarser rows): sorting by the pair is left_matches' order
     pairs = np.empty((n, 1), dtype=np.uint64)
     for e in range(n):
