@@ -211,7 +211,8 @@ class _Side:
             level = (self.keys[k], self.counts[k], self.firsts[k], self.keys[k - 1], self.counts[k - 1], self.table(k - 1),
                      d.keys, d.sizes.astype(np.float64))
             if u is not None:
-                states, rows[:, k - 1] = descend(states, u[:, k - 1], *level)
+                # (a column made contiguous: one compiled kernel, whether one state is drawn or many)
+                states, rows[:, k - 1] = descend(states, np.ascontiguousarray(u[:, k - 1]), *level)
             else:
                 src, states, row = branches(states, *level)
                 rows, source = rows[src], source[src]

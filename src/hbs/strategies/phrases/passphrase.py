@@ -78,9 +78,10 @@ class PhraseBreaker:
             raise UnsupportedGame(f"words of {longest} letters are too long for {self.n}-word phrases")
         self.sat = probes.saturation(self.word_counts, self.n)
         by_length = {int(l): np.flatnonzero(self.word_lengths == l) for l in np.unique(self.word_lengths)}
-        self.counts = SpacingCounts(self.n, by_length, {l: self.word_bytes[ix][:, :l] for l, ix in by_length.items()},
-                                    {l: self.word_counts[ix] for l, ix in by_length.items()}, self.sat, searcher,
-                                    self.settings)
+        # (each class's bytes contiguous: one compiled probes.piece_matches for every length, the longest too)
+        class_bytes = {l: np.ascontiguousarray(self.word_bytes[ix][:, :l]) for l, ix in by_length.items()}
+        self.counts = SpacingCounts(self.n, by_length, class_bytes, {l: self.word_counts[ix] for l, ix in by_length.items()},
+                                    self.sat, searcher, self.settings)
         self._states: dict[tuple, State] = {(): State()}
         self._guesses: dict[tuple, Guess] = {}  # in the internal letters
         self.first_guess = self._design_first()
