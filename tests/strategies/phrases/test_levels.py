@@ -548,13 +548,3 @@ def test_loose_draws_take_the_middle_from_its_level_not_slot_by_slot():
     # and every slot's rows are drawn (none is left out of the sample)
     assert all(len(set(drawn[:, j].tolist())) > 1 for j in range(6))
 
-
-@pytest.mark.parametrize("seed", range(5))
-def test_the_fields_stable_order_is_numpys(seed):
-    """The order fields are tried in (``level_sums._stable_order``, by insertion) is numpy's stable
-    argsort, ties in index order, on values with many ties, none, negatives and one or no value."""
-    rng = np.random.default_rng(seed)
-    for values in (rng.integers(0, 3, 40), rng.permutation(64) - 20, -rng.integers(0, 2**40, 24), np.array([5]),
-                   np.zeros(0, dtype=np.int64)):
-        values = values.astype(np.int64)
-        assert level_sums._stable_order(values).tolist() == np.argsort(values, kind="stable").tolist()

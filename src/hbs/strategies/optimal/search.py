@@ -42,6 +42,7 @@ from numba.typed import Dict, List
 
 from hbs.core.games import CodeGame
 from hbs.strategies.optimal.symmetry import candidate_guesses
+from hbs.strategies.stable_order import stable_order
 
 
 INF = 1 << 40
@@ -338,7 +339,7 @@ def search(subset, depth, beta, hist, hlen, tables, rules, memo, lists, stats, o
                     fill[a] += 1
                 grouped[level] = split
                 starts[level] = start
-                order[level] = np.argsort(sizes, kind="mergesort")  # the smallest groups first
+                order[level] = stable_order(sizes)  # the smallest groups first
                 guesses[level] = g
                 spents[level] = n
                 rests[level] = rest
@@ -419,7 +420,7 @@ def ranked(subset, depth, hist, hlen, tables, rules) -> tuple[np.ndarray, np.nda
     candidates = candidate_guesses(codes, perms, hist, hlen, subset, rules[2], rules[3], rules[5], lists)
     counts = np.zeros((codes.shape[0], rules[0]), dtype=np.uint16)
     scores = _bounds(matrix, subset, candidates, lb, mindepth, depth, rules[1], counts)
-    order = np.argsort(scores, kind="mergesort")
+    order = stable_order(scores)
     return candidates[order], scores[order]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from hbs.strategies.stable_order import stable_order
 
 
 @njit(cache=True)
@@ -138,7 +139,9 @@ def candidate_guesses(codes, perms, hist, hlen, subset, ncolors, distinct, symme
         return np.arange(codes.shape[0])
     used, present = _colours(codes, hist, hlen, subset, ncolors)
     n_codes = codes.shape[0]
-    guesses = np.sort(hist[:hlen])  # the symmetries depend on the set of guesses only
+    guesses = np.empty(hlen, dtype=hist.dtype)  # sorted: the symmetries depend on the set of guesses only
+    for t, k in enumerate(stable_order(hist[:hlen])):
+        guesses[t] = hist[k]
     packed, fits = -1, hlen * np.log2(n_codes) < 62
     for t in range(hlen):
         packed = packed * n_codes - guesses[t]  # negative: apart from the colour masks below

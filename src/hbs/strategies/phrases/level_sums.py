@@ -17,6 +17,7 @@ from numba import njit
 
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, _residual_at
 from hbs.strategies.phrases.sum_table import HASH_START, _mixed, _resized, build_table
+from hbs.strategies.stable_order import stable_order
 
 
 #: A level's sums are aggregated a *bucket* at a time: the sums that agree in a few chosen fields
@@ -63,20 +64,6 @@ def _ranges(keys: np.ndarray, rows: np.ndarray, n_fields: int) -> tuple[np.ndarr
     return least, most
 
 
-@njit(cache=True, nogil=True)
-def _stable_order(values: np.ndarray) -> np.ndarray:
-    """``np.argsort(values, kind="stable")`` of a few values (a row's fields), by insertion: numpy's
-    merge sort took numba some 4 s to compile on a cold cache, for arrays of 8 to 64 items."""
-    order = np.arange(values.shape[0])
-    for i in range(1, values.shape[0]):
-        item, j = order[i], i
-        while j > 0 and values[order[j - 1]] > values[item]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = item
-    return order
-
-
 @njit(cache=True)
 def _bucket_fields(p_least: np.ndarray, p_most: np.ndarray, d_least: np.ndarray, d_most: np.ndarray,
                    high: np.ndarray, low: np.ndarray, steps: float, bucket_steps: float) -> tuple[np.ndarray, np.ndarray, int]:
@@ -88,7 +75,7 @@ def _bucket_fields(p_least: np.ndarray, p_most: np.ndarray, d_least: np.ndarray,
     chosen = np.zeros(0, dtype=np.int64)
     place = np.zeros(0, dtype=np.int64)
     buckets, spread = 1, 1.0
-    for f in _stable_order(-width):
+    for f in stable_order(-width):
         if width[f] <= 1 or spread * bucket_steps >= steps:
             break
         radix = p_most[f] - p_least[f] + d_most[f] - d_least[f] + 1

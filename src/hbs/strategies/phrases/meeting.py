@@ -24,9 +24,10 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges, _stable_order
+from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _fits, _residual_at
 from hbs.strategies.phrases.sum_table import _grown, _lookup, build_filter, build_table, in_filter
+from hbs.strategies.stable_order import stable_order
 
 #: Right-side sums a bucket holds, about.  Fewer make more groups of left sums (a step for each
 #: group and middle sum, a cache miss each), more make more lookups: on 15 joins of six and eight
@@ -547,7 +548,7 @@ def _plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np
     place = np.zeros(0, dtype=np.int64)
     radix = np.zeros(0, dtype=np.int64)
     buckets, groups = 1, 1
-    for f in _stable_order(_selectivity(a_keys, d_keys, b_keys, target)):
+    for f in stable_order(_selectivity(a_keys, d_keys, b_keys, target)):
         if buckets * bucket_sums >= b_keys.shape[0]:
             break
         a_width = max(1, a_most[f] - a_least[f] + 1)
