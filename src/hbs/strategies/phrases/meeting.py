@@ -112,17 +112,23 @@ def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: 
     return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _linear_hash(keys: np.ndarray, i: int) -> np.uint64:
+    """Row ``i``'s *linear* hash, the sum of its words times odd constants (modulo 2**64): the hash
+    of ``target - a - d`` is ``h(target) - h(a) - h(d)``, two subtractions a lookup once ``h`` of
+    every sum is known (a table slot takes the high bits)."""
+    h = np.uint64(0)
+    for k in range(keys.shape[1]):
+        h += keys[i, k] * _MULTIPLIERS[k]
+    return h
+
+
 @njit(cache=True, nogil=True)
 def _linear_hashes(keys: np.ndarray) -> np.ndarray:
-    """``uint64[n]``: each row's *linear* hash, the sum of its words times odd constants (modulo
-    2**64): the hash of ``target - a - d`` is ``h(target) - h(a) - h(d)``, two subtractions a
-    lookup once ``h`` of every sum is known (a table slot takes the high bits)."""
+    """``uint64[n]``: each row's :func:`_linear_hash`."""
     out = np.zeros(keys.shape[0], dtype=np.uint64)
     for i in range(keys.shape[0]):
-        h = np.uint64(0)
-        for k in range(keys.shape[1]):
-            h += keys[i, k] * _MULTIPLIERS[k]
-        out[i] = h
+        out[i] = _linear_hash(keys, i)
     return out
 
 
@@ -134,11 +140,9 @@ def _sorted(keys: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray
     out = np.empty_like(keys)
     hashes = np.empty(keys.shape[0], dtype=np.uint64)
     for i in range(keys.shape[0]):
-        h = np.uint64(0)
         for k in range(keys.shape[1]):
             out[where[i], k] = keys[i, k]
-            h += keys[i, k] * _MULTIPLIERS[k]
-        hashes[where[i]] = h
+        hashes[where[i]] = _linear_hash(keys, i)
     return out, hashes
 
 

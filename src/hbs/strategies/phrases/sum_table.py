@@ -100,16 +100,18 @@ def found_rows(table: np.ndarray, unique_keys: np.ndarray, keys: np.ndarray) -> 
 FILTER_BITS = 16
 
 
-#: The multiplier of the filter's hash (see :func:`_filter_hash`).
-FILTER_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+@njit(cache=True, inline="always")
+def _filter_step(h: np.uint64, word: np.uint64) -> np.uint64:
+    """The filter's hash ``h`` with one more packed word of the key mixed in (from 0, word by word)."""
+    return (h ^ word) * np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True, inline="always")
 def _filter_hash(key: np.ndarray) -> np.uint64:
-    """A cheap multiplicative hash, a word at a time; its high bits index a filter."""
+    """A cheap multiplicative hash (:func:`_filter_step` over the key's words); its high bits index a filter."""
     h = np.uint64(0)
     for k in range(key.shape[0]):
-        h = (h ^ key[k]) * FILTER_MULTIPLIER
+        h = _filter_step(h, key[k])
     return h
 
 

@@ -17,7 +17,7 @@ from numba import njit
 from hbs.strategies.phrases.packing import _NOT_GUARD, FIELDS_PER_WORD, GUARD, _residual_at
 from hbs.strategies.phrases.rows import _distinct, _groups_along, _rows_at, group_rows, row_order
 from hbs.strategies.phrases.sum_table import (
-    FILTER_MULTIPLIER, START_ROWS, _grown, _lookup, build_filter, build_table, filter_has, in_filter,
+    START_ROWS, _filter_step, _grown, _lookup, build_filter, build_table, filter_has, in_filter,
 )
 
 
@@ -185,7 +185,7 @@ def _rest_passes(r1: np.ndarray, rows: np.ndarray, b: int, filt: np.ndarray) -> 
         r = (r1[k] | GUARD) - rows[b, k]
         if (r & GUARD) != GUARD:
             return False
-        h = (h ^ (r & _NOT_GUARD)) * FILTER_MULTIPLIER  # (sum_table._filter_hash, a word at a time)
+        h = _filter_step(h, r & _NOT_GUARD)  # (sum_table._filter_hash, a word at a time)
     return filter_has(filt, h >> filt[-1])
 
 
