@@ -11,7 +11,7 @@ and the smaller of the two is looked up in the other's table, in cache (the grou
 the bucket, a step each, or the bucket's right sums in the group: the slowest joins of six and
 eight words look up a fifth as many).  The hash is *linear* (the packed words times constants,
 added), so the rest's hash is the target's less the two sums' hashes, each computed once: a lookup
-is a subtraction and a bit of a filter, and only the few that pass it read the table.  The join's
+is a subtraction and a word of a filter, and only the few that pass it read the table.  The join's
 steps are predicted from a sample of pairs before it starts, and a caller may cap them; another
 sample tells a join that would find far more meetings than its cap (:func:`meets_over`).  The
 meetings come out in the plain join's order (left sum, then middle sum).
@@ -37,8 +37,11 @@ from hbs.strategies.stable_order import stable_order
 #: fields come whole: the buckets hold 128 sums or fewer on average, often far fewer, and some
 #: buckets many more.)
 BUCKET_SUMS = 1 << 7
-#: Bits of a bucket's filter for each of its sums (a lookup that misses passes one in 32): 0.73 s
-#: for a join that took 0.84 s with 16 bits, 0.93 s with 8, 3.05 s reading each bucket's table.
+#: Bits of a bucket's filter for each of its sums: 0.73 s for a join that took 0.84 s with 16 bits,
+#: 0.93 s with 8, 3.05 s reading each bucket's table.  Each sum sets two bits of one word (see
+#: ``_tables``): a lookup that misses passes one in 300 rather than one in 46 with one bit, and
+#: a pass costs about 280 ns (the table's slot, then the row, each a cache miss); on the 29 joins
+#: saved from games 10.5-10.6 s against 11.6-12.5 s, the slowest six-word join 1.43 s to 1.04 s.
 FILTER_BITS = 32
 #: A right side of fewer sums is joined whole: its table stays in cache, and a join of millions of
 #: meetings spends more sorting them into order than bucketing saves (10,000 sums and 2 million
@@ -149,8 +152,9 @@ def _sorted(keys: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray
 @njit(cache=True, nogil=True)
 def _tables(hashes: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each bucket's open-addressing table (its rows, in bucket order, by the high bits of their
-    linear hashes; -1 empty) and bit filter (at least ``FILTER_BITS`` bits a row, a bit set by a
-    hash's high bits), all in two arrays, and where they lie: ``meta[v]`` holds bucket ``v``'s table
+    linear hashes; -1 empty) and bit filter (at least ``FILTER_BITS`` bits a row; a hash's high
+    bits name a word and a bit in it, the six bits below them a second bit in the same word: one
+    read tests both), all in two arrays, and where they lie: ``meta[v]`` holds bucket ``v``'s table
     start, table size (a power of two, at least twice its rows; 0: an empty bucket), filter start
     (in words) and the two shifts that turn a hash into a slot and a bit (``shift | bit_shift << 8``):
     one row, one cache line, read for each group of left sums and middle sum."""
@@ -183,8 +187,8 @@ def _tables(hashes: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.ndarr
             while tables[start + slot] >= 0:
                 slot = (slot + np.uint64(1)) & mask
             tables[start + slot] = i
-            bit = hashes[i] >> bit_shift
-            filt[fo + (bit >> np.uint64(6))] |= np.uint64(1) << (bit & np.uint64(63))
+            bit, second = hashes[i] >> bit_shift, (hashes[i] >> (bit_shift - np.uint64(6))) & np.uint64(63)
+            filt[fo + (bit >> np.uint64(6))] |= (np.uint64(1) << (bit & np.uint64(63))) | (np.uint64(1) << second)
     return tables, filt, meta
 
 
@@ -192,12 +196,15 @@ def _tables(hashes: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.ndarr
 def _passing(hashes: np.ndarray, lo: int, hi: int, base: np.uint64, filt: np.ndarray, fo: int, fsh: np.uint64,
              kept: np.ndarray) -> int:
     """The rows ``lo..hi - 1`` whose rest's hash, ``base`` less theirs, passes the filter at ``fo``
-    (bit shift ``fsh``), written to ``kept``; how many.  (A loop without a branch.)"""
-    passed = 0
+    (bit shift ``fsh``; both its bits set, see ``_tables``), written to ``kept``; how many.  (A loop
+    without a branch.)"""
+    passed, second_shift = 0, fsh - np.uint64(6)
     for i in range(lo, hi):
-        bit = (base - hashes[i]) >> fsh
+        h = base - hashes[i]
+        bit = h >> fsh
+        word = filt[fo + (bit >> np.uint64(6))]
         kept[passed] = i
-        passed += np.int64((filt[fo + (bit >> np.uint64(6))] >> (bit & np.uint64(63))) & np.uint64(1))
+        passed += np.int64((word >> (bit & np.uint64(63))) & (word >> ((h >> second_shift) & np.uint64(63))) & np.uint64(1))
     return passed
 
 
