@@ -51,6 +51,26 @@ def test_count_and_list_equal_brute_force(seed):
         assert {tuple(t) for t in found.sample(5, np.random.default_rng(seed)).tolist()} <= fit
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_searches_that_share_their_slots_rows_each_narrow_their_own(seed):
+    """Spacings counted after the same answers share each slot's distinct rows under its key
+    (``shared``, as ``SpacingCounts`` passes them); each search narrows a copy of its own to its
+    target, so the next, another target and another order of the slots, still finds its every
+    tuple (the shared rows narrowed in place left later searches short)."""
+    rng = np.random.default_rng(seed)
+    feats, _ = instance(seed, n_min=4, n_max=4, rows=12, fields=6)
+    if not all(len(f) for f in feats):
+        feats = [f if len(f) else rng.integers(0, 4, (3, f.shape[1])).astype(np.uint8) for f in feats]
+    shared = {}
+    for _ in range(6):
+        order = rng.permutation(4)
+        slots = [feats[j] for j in order]
+        target = sum(f[int(rng.integers(len(f)))].astype(int) for f in slots)
+        found = search(slots, target, shared=shared, slot_keys=tuple(("slot", int(j)) for j in order))
+        assert found.exact and found.count == len(brute(slots, target))
+        assert {tuple(t) for t in found.all().tolist()} == brute(slots, target)
+
+
 @pytest.mark.parametrize("seed", list(range(60)) + [200 + s for s in range(8)])
 def test_the_words_used_are_those_of_the_fitting_tuples(seed, monkeypatch):
     """An exact count over its work budget: its words found in some fitting tuple, slot by slot,

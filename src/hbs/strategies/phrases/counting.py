@@ -172,8 +172,9 @@ class SpacingCounts:
             if used is not None:
                 fields = fields._replace(slots=[s[u] for s, u in zip(fields.slots, used)])
                 slots = [w[u] for w, u in zip(slots, used)]
+            shared = dict(shared=self._shared, slot_keys=fields.keys, slot_orders=fields.orders) if used is None else {}
             search = self.searcher(fields.slots, fields.target, slot_words=slots, lengths=lengths,
-                                 salt=len(state.observations), max_meetings=max_meetings)
+                                   salt=len(state.observations), max_meetings=max_meetings, **shared)
             if search.exact and search.count <= CARRY_BELOW:
                 listed = search.all()
                 if used is not None:  # (positions among the class's words)

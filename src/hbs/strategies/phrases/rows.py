@@ -9,7 +9,7 @@ from functools import cached_property
 import numpy as np
 from numba import njit
 
-from hbs.strategies.phrases.packing import FIELDS_PER_WORD
+from hbs.strategies.phrases.packing import FIELDS_PER_WORD, unpacked
 
 
 @njit(cache=True, nogil=True)
@@ -193,6 +193,19 @@ class _Distinct:
     def __init__(self, packed: np.ndarray, field: int = 0, order: np.ndarray | None = None):
         order = row_order(packed) if order is None else order
         self.members, self.starts, self.sizes, self.keys = distinct_rows(packed, field, order)
+
+    @cached_property
+    def fields(self) -> np.ndarray:
+        """``int64[rows, F]``: every field of each distinct row (see ``packing.unpacked``)."""
+        return unpacked(self.keys)
+
+    def own(self) -> _Distinct:
+        """A copy to narrow (its arrays shared, not copied: narrowing replaces them, together with
+        ``fields``)."""
+        out = _Distinct.__new__(_Distinct)
+        out.members, out.starts, out.sizes, out.keys, out.fields = self.members, self.starts, self.sizes, self.keys, \
+            self.fields
+        return out
 
     @cached_property
     def row_of(self) -> np.ndarray:
