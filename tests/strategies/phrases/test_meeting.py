@@ -119,7 +119,7 @@ def test_each_middle_sum_looks_up_the_smaller_of_a_group_and_a_bucket():
         target = a[1] + d[2] + b[3]
         keys = packed(a), packed(d), packed(b)
         goal = packed(target[None])[0]
-        chosen, place, radix, buckets, least, a_least, a_most = meeting._plan(*keys, goal, bucket_sums)
+        chosen, place, radix, buckets, least, a_least, a_most, _ = meeting._plan(*keys, goal, bucket_sums)
         held = np.diff(meeting._grouped(keys[2], np.arange(len(b)), least, chosen, place, buckets)[1])
         groups = np.diff(meeting._left_groups(keys[0], chosen, a_least, a_most)[1])
         held, groups = held[held > 0], groups[groups > 0]
@@ -335,3 +335,30 @@ def test_a_buckets_filter_passes_its_sums_and_few_others():
         passed += meeting._passing(asked, 0, len(asked), np.uint64(0), filt, meta[v, 2], shift, kept)
         tried += len(asked)
     assert passed / tried < 1 / 100, passed / tried
+
+
+def test_the_field_ranges_turn_away_only_pairs_that_cannot_meet():
+    """``_pruned``, from a group's and a bucket's least and most values in some fields
+    (``_field_ranges``), turns a (group, middle sum, bucket) away only where no left sum of the
+    group and right sum of the bucket add up with the middle sum to the target in every one of
+    those fields (a brute force over the pairs), and it turns many away."""
+    rng = np.random.default_rng(3)
+    fields = np.array([0, 2, 3, 5, 9], dtype=np.int64)
+    def blocks(count):
+        sizes = rng.integers(0, 6, count)
+        rows = rng.integers(0, 5, (int(sizes.sum()), 10))
+        return rows, packed(rows), np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    a, a_keys, a_first = blocks(30)
+    b, b_keys, b_first = blocks(30)
+    d = rng.integers(0, 5, (12, 10))
+    target = rng.integers(4, 12, 10)
+    need = (target - d)[:, fields].astype(np.int64)
+    groups, buckets = meeting._field_ranges(a_keys, a_first, fields), meeting._field_ranges(b_keys, b_first, fields)
+    turned = 0
+    for g, v, m in itertools.product(range(30), range(30), range(12)):
+        pairs = [(x, y) for x in a[a_first[g]:a_first[g + 1]] for y in b[b_first[v]:b_first[v + 1]]]
+        meets = any((x[fields] + y[fields] == need[m]).all() for x, y in pairs)
+        if meeting._pruned(need, m, groups[g], buckets, v):
+            assert not meets
+            turned += len(pairs) > 0
+    assert turned > 1000
