@@ -172,9 +172,11 @@ class SpacingCounts:
             if used is not None:
                 fields = fields._replace(slots=[s[u] for s, u in zip(fields.slots, used)])
                 slots = [w[u] for w, u in zip(slots, used)]
-            shared = dict(shared=self._shared, slot_keys=fields.keys, slot_orders=fields.orders) if used is None else {}
+            # (the slots' distinct rows shared with the count's other spacings, unless cut to the words used)
+            sharing = {} if used is not None else dict(shared=self._shared, slot_keys=fields.keys,
+                                                        slot_orders=fields.orders)
             search = self.searcher(fields.slots, fields.target, slot_words=slots, lengths=lengths,
-                                   salt=len(state.observations), max_meetings=max_meetings, **shared)
+                                   salt=len(state.observations), max_meetings=max_meetings, **sharing)
             if search.exact and search.count <= CARRY_BELOW:
                 listed = search.all()
                 if used is not None:  # (positions among the class's words)
