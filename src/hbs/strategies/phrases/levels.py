@@ -631,10 +631,11 @@ class EstimatingSearch(LevelSearch):
 
 class JoiningSearch(LevelSearch):
     """The level search of a set-up's warm-up game that tries every count as a few phrases (a
-    sample of its pairs first) and joins the sides in buckets, as at the end of a long game."""
+    sample of its pairs first) and joins the sides in buckets, each after the middle sums' reach,
+    as at the end of a long game."""
 
     work_budget, few_budget = 0.0, np.inf
-    join_sizes = {"plain_below": 1, "bucket_sums": 2}
+    join_sizes = {"plain_below": 1, "bucket_sums": 2, "reach_pairs": 0}
 
 
 def from_list(everything: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:

@@ -28,6 +28,7 @@ from numba import njit
 
 from hbs.strategies.phrases.level_sums import _field, _grouped, _ranges
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, _fits, _residual_at
+from hbs.strategies.phrases.reach import reachable
 from hbs.strategies.phrases.sum_table import _grown, _lookup, build_filter, build_table, in_filter
 from hbs.strategies.stable_order import stable_order
 
@@ -73,6 +74,11 @@ LEFT_GROUPS = 2
 #: saved (1,047,029 x 4,005 x 2,345,829 sums, no meeting), eight such fields turn away 84% of the
 #: pairs that reach a bucket and 66% of the lookups; on others 7-60% of the lookups.
 PRUNE_FIELDS = 8
+#: A bucketed join of this many (left sum, middle sum) pairs or more first keeps only the middle
+#: sums the sides can make up in their narrow fields (:func:`~hbs.strategies.phrases.reach.reachable`:
+#: a pass over each side, 10-25 ms on sides of one to two million sums; the join's plan reads the
+#: same ranges).
+REACH_PAIRS = 1 << 26
 
 
 def _splitmix64(n: int) -> np.ndarray:
@@ -595,10 +601,26 @@ def _plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np
     the left sums, and the ``PRUNE_FIELDS`` most selective of the others (see ``_pruned``).  A field that would make the left side's groups (one for each combination of its
     values in the fields) over ``LEFT_GROUPS`` times its sums is passed over: many narrow fields
     could otherwise number them in billions."""
-    n_fields = FIELDS_PER_WORD * target.shape[0]
+    least, most, a_least, a_most = _side_ranges(a_keys, b_keys, FIELDS_PER_WORD * target.shape[0])
+    return _planned(a_keys, d_keys, b_keys, target, bucket_sums, least, most, a_least, a_most)
+
+
+@njit(cache=True, nogil=True)
+def _side_ranges(a_keys: np.ndarray, b_keys: np.ndarray, n_fields: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                                np.ndarray]:
+    """Each field's least and most over the right sums, then over the left sums."""
     least, most = _ranges(b_keys, np.arange(b_keys.shape[0]), n_fields)
-    width = most - least + 1
     a_least, a_most = _ranges(a_keys, np.arange(a_keys.shape[0]), n_fields)
+    return least, most, a_least, a_most
+
+
+@njit(cache=True, nogil=True)
+def _planned(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray, bucket_sums: int,
+             least: np.ndarray, most: np.ndarray, a_least: np.ndarray,
+             a_most: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray,
+                                          np.ndarray]:
+    """``_plan`` of sides whose ranges are known (see ``_side_ranges``)."""
+    width = most - least + 1
     chosen = np.zeros(0, dtype=np.int64)
     place = np.zeros(0, dtype=np.int64)
     radix = np.zeros(0, dtype=np.int64)
@@ -631,29 +653,60 @@ def predicted_steps(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, 
     return _predicted_steps(a_keys, a_first, d_keys, b_first, target, chosen, place, radix, least)
 
 
+def _whole(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, plain_below: int) -> bool:
+    """Whether the right side is joined whole for its size or the join's (see ``PLAIN_BELOW``)."""
+    return len(b_keys) < plain_below or len(a_keys) * len(d_keys) < PLAIN_STEPS * len(b_keys)
+
+
 def _join_plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray, bucket_sums: int,
-               plain_below: int) -> tuple | None:
-    """The bucketed join's plan (see ``_plan``), or None where the sums are joined whole."""
-    if len(b_keys) < plain_below or len(a_keys) * len(d_keys) < PLAIN_STEPS * len(b_keys):
+               plain_below: int, ranges: tuple | None = None) -> tuple | None:
+    """The bucketed join's plan (see ``_plan``; ``ranges``: ``_side_ranges``' where known), or None
+    where the sums are joined whole."""
+    if _whole(a_keys, d_keys, b_keys, plain_below):
         return None
-    plan = _plan(a_keys, d_keys, b_keys, target, bucket_sums)
+    if ranges is None:
+        plan = _plan(a_keys, d_keys, b_keys, target, bucket_sums)
+    else:
+        plan = _planned(a_keys, d_keys, b_keys, target, bucket_sums, *ranges)
     return None if plan[3] == 1 else plan
 
 
 def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | Callable[[], np.ndarray] | None,
          target: np.ndarray, max_meetings: float = np.inf, max_steps: float = np.inf, bucket_sums: int = BUCKET_SUMS,
-         plain_below: int = PLAIN_BELOW, over: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+         plain_below: int = PLAIN_BELOW, over: float | None = None,
+         reach_pairs: float = REACH_PAIRS) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
     ordered by the first then the second, and True; or, as soon as there are over ``max_meetings``,
     or where its steps (a lookup, or a bucket found for a group of left sums and a middle sum; the
     plain join's are all its lookups) are predicted to be or turn out over ``max_steps``, or where
     a sample says the meetings are surely over ``over`` (:func:`meets_over`, asked of the buckets'
-    tables once built: the right side needs no table of its own), none and False.
+    tables once built: the right side needs no table of its own), none and False.  A bucketed join
+    of ``reach_pairs`` pairs or more first drops the middle sums that cannot meet (see
+    :mod:`~hbs.strategies.phrases.reach`): where none is left, none and True, whatever the caps.
     (``b_table``: ``b_keys``' table, for a right side joined whole, or what gives it when asked, or
     None: built if so; see ``BUCKET_SUMS`` and ``PLAIN_BELOW`` for the other two.)"""
     max_meetings, max_steps = float(max_meetings), float(max_steps)  # (one compiled signature)
     over = np.inf if over is None else float(over)
-    plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below)
+    ranges, rows = None, None
+    if not _whole(a_keys, d_keys, b_keys, plain_below) and len(a_keys) * len(d_keys) >= reach_pairs:
+        ranges = _side_ranges(a_keys, b_keys, FIELDS_PER_WORD * target.shape[0])
+        rows = reachable(a_keys, d_keys, b_keys, target, *ranges)
+        if not len(rows):
+            return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), True)
+        if len(rows) < len(d_keys):  # (the meetings of the middle sums kept, in the same order)
+            d_keys = d_keys[rows]
+        else:
+            rows = None
+    ai, di, bi, whole = _joined(a_keys, d_keys, b_keys, b_table, target, max_meetings, max_steps, bucket_sums,
+                                plain_below, over, ranges)
+    return (ai, di, bi, whole) if rows is None else (ai, rows[di], bi, whole)
+
+
+def _joined(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | Callable[[], np.ndarray] | None,
+            target: np.ndarray, max_meetings: float, max_steps: float, bucket_sums: int, plain_below: int, over: float,
+            ranges: tuple | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """:func:`meet` past the middle sums' reach: the join whole or in buckets."""
+    plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below, ranges)
     if plan is None:
         if len(a_keys) * len(d_keys) > max_steps:
             return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
