@@ -688,7 +688,8 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
     max_meetings, max_steps = float(max_meetings), float(max_steps)  # (one compiled signature)
     over = np.inf if over is None else float(over)
     ranges, rows = None, None
-    if not _whole(a_keys, d_keys, b_keys, plain_below) and len(a_keys) * len(d_keys) >= reach_pairs:
+    sized = min(len(a_keys), len(d_keys), len(b_keys)) > 0 and len(a_keys) * len(d_keys) >= reach_pairs
+    if sized and not _whole(a_keys, d_keys, b_keys, plain_below):
         ranges = _side_ranges(a_keys, b_keys, FIELDS_PER_WORD * target.shape[0])
         rows = reachable(a_keys, d_keys, b_keys, target, *ranges)
         if not len(rows):
