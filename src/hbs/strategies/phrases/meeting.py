@@ -643,7 +643,8 @@ def _planned(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target:
 
 def predicted_steps(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray,
                     bucket_sums: int = BUCKET_SUMS, plain_below: int = PLAIN_BELOW) -> float:
-    """The steps :func:`meet` would take to join these sums (predicted; the plain join's, all its lookups)."""
+    """The steps :func:`meet` would take to join these sums (predicted; the plain join's, all its lookups;
+    every middle sum's, before the reach drops any)."""
     plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below)
     if plan is None:
         return float(len(a_keys) * len(d_keys))
