@@ -1,5 +1,5 @@
 """The middle sums a join can still meet, told by its narrow fields: against a brute force over
-every pair of the sides' sums, and the join after it against the join without it."""
+every pair of the sides' sums, and the join after it against a brute force over every triple."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ def correlated(a, rng):
         return a
     a = a.copy()
     a[:, :2] = np.eye(2, dtype=a.dtype)[rng.integers(0, 2, len(a))]
-    return np.unique(a, axis=0)[rng.permutation(len(np.unique(a, axis=0)))]
+    distinct = np.unique(a, axis=0)
+    return distinct[rng.permutation(len(distinct))]
 
 
 def ranges(a, b, target):
