@@ -358,15 +358,45 @@ def test_a_level_is_every_in_bounds_sum_with_its_first_step(seed):
     first: dict[tuple, tuple[int, int]] = {}  # each sum's least (p, d)
     for p, d in itertools.product(range(len(prev)), range(len(rows))):
         first.setdefault(tuple(prev[p] + rows[d]), (p, d))
-    for bucket_steps in (1.0, 8.0, float(level_sums.BUCKET_STEPS)):
-        keys, counts, table, firsts = level_sums.combine(pack(prev), prev_counts, pack(rows), sizes,
-                                                         levels._packed(high), levels._packed(low), bucket_steps)
+    for bucket_steps, dense_cells in itertools.product((1.0, 8.0, float(level_sums.BUCKET_STEPS)),
+                                                       (0.0, float(level_sums.DENSE_CELLS))):
+        keys, counts, table, firsts = level_sums.combine(pack(prev), prev_counts, pack(rows), sizes, levels._packed(high),
+                                                         levels._packed(low), bucket_steps, dense_cells=dense_cells)
         got = {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))}
         assert len(got) == len(keys) and got == want
         assert all(sum_table._lookup(table, keys, keys[i]) == i for i in range(len(keys)))
         # each sum's first step: the least (p, d) that gives it
         for i, f in enumerate(firsts):
             assert divmod(int(f), len(rows)) == first[tuple(levels._fields(keys[i : i + 1])[0, :fields])]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_level_found_in_its_boxes_is_the_hashed_level_row_for_row(seed):
+    """Sums found by their place in a bucket's box (``level_sums._cells``) where the fields within
+    the bounds span few values (every box here of at most ``SMALL_BOX`` cells): the same sums,
+    counts and first steps in the same order as found by hash, and the dictionary's, over bounds
+    that cut some fields and buckets of a few steps to all of them; sums below that stop at
+    every field's least and most value."""
+    rng = np.random.default_rng(3000 + seed)
+    fields = int(rng.integers(1, 7))
+    prev = rng.integers(0, 5, (int(rng.integers(1, 300)), fields)).astype(np.uint8)
+    rows = rng.integers(0, 5, (int(rng.integers(1, 300)), fields)).astype(np.uint8)
+    prev[0], rows[-1] = 0, 4
+    prev_counts = rng.integers(1, 5, len(prev)).astype(np.float64)
+    sizes = rng.integers(1, 4, len(rows)).astype(np.float64)
+    high = rng.integers(3, 9, fields)
+    low = np.maximum(0, high - rng.integers(2, 9, fields))
+    width = np.minimum(high, prev.max(0).astype(int) + rows.max(0)) - np.maximum(low, prev.min(0).astype(int) + rows.min(0)) + 1
+    assert np.prod(np.maximum(width, 1)) <= level_sums.SMALL_BOX  # (so the box, not the hash, finds them)
+    want = reference_level(prev, prev_counts, rows, sizes, high, low)
+    for bucket_steps in (4.0, 64.0, 1e9):
+        args = (pack(prev), prev_counts, pack(rows), sizes, levels._packed(high), levels._packed(low), bucket_steps)
+        hashed = level_sums.combine(*args, dense_cells=0.0)
+        boxed = level_sums.combine(*args)
+        for h, b in zip(hashed, boxed):
+            assert h.dtype == b.dtype and np.array_equal(h, b)
+        keys, counts = boxed[0], boxed[1]
+        assert {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))} == want
 
 
 @pytest.mark.parametrize("seed", range(6))

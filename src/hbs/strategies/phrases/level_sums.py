@@ -27,6 +27,15 @@ from hbs.strategies.stable_order import stable_order
 MAX_BUCKETS, BUCKET_STEPS = 1 << 11, 1 << 16
 
 
+#: A bucket's sums are found by their place in a box (the other fields' values within the bounds,
+#: ``_cells``) where the box holds at most this many cells, 4 bytes each, rather than by hash: a
+#: place is the sum of one number for the sum below and one for the slot's row, so a step is an
+#: add and a read in cache, with no hash, no probe and no key compared.  (Levels of 100,000-word
+#: lists: 3,000-90,000 cells a bucket.)  A box of more cells than the level's steps (and than
+#: ``SMALL_BOX``) is not worth zeroing: the steps are few.
+DENSE_CELLS, SMALL_BOX = 1 << 22, 1 << 16
+
+
 #: Steps a level takes under (:func:`combine` gives None from there, as over its ``max_sums``): its
 #: bucket tables name a sum's row in 32 bits, and the sums are at most the steps.  (The level search
 #: builds no side's level over ``levels.SIDE_STEPS``, 10^8; a middle's first pair is at most 7,776 ×
@@ -111,7 +120,8 @@ def _grouped(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, chosen: np.n
 def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarray, d_first: np.ndarray,
             prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
             high: np.ndarray, low: np.ndarray, table: np.ndarray, mask: np.uint64, keys: np.ndarray,
-            counts: np.ndarray, firsts: np.ndarray, n: int, at: np.ndarray) -> bool:
+            counts: np.ndarray, firsts: np.ndarray, n: int, at: np.ndarray, dense: bool, p_cell: np.ndarray,
+            d_cell: np.ndarray, cells: np.ndarray) -> bool:
     """The sums of bucket ``v`` (``d_keys``, ``d_sizes`` in ``d_order``) appended to ``keys``,
     ``counts``, ``firsts`` after their first ``n`` rows, in the order first met (each sum's first
     step ``p * len(d_keys) + d`` kept, for the order).  ``at`` holds where the bucket's steps go on
@@ -129,7 +139,9 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
     row assigned whole, cost reference count updates (atomic) at every step, a third to two
     thirds of the time, ``perf`` showed.  A sum is read from its two rows where it is needed, never
     kept in a scratch row: written there and read back, 17 levels saved from games took 2.31-2.54 s
-    against 2.14-2.30, interleaved.)"""
+    against 2.14-2.30, interleaved.)  Where ``dense``, a sum is found in ``cells`` instead, at
+    ``p_cell[p] + d_cell[j]`` (its place in the bucket's box, see ``_cells``), which holds its
+    row + 1 the same way: the same rows in the same order, found without a hash."""
     words, nd = high.shape[0], d_keys.shape[0]
     start = np.uint64(n + 1)  # (entries hold row + 1: those below start are free)
     low_half = np.uint64(0xFFFFFFFF)
@@ -151,14 +163,20 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
                 for k in range(words):
                     sk = prev_keys[p, k] + d_keys[j, k]
                     outside |= ~((high[k] | GUARD) - sk) | ~((sk | GUARD) - low[k])
-                    h = _mixed(h, sk)
+                    if not dense:
+                        h = _mixed(h, sk)
                 if outside & GUARD:
                     j += 1
                     continue
                 tag = (h >> np.uint64(32)) << np.uint64(32)
                 slot = h & mask
-                found = -1
-                while True:
+                found, cell = -1, 0
+                if dense:
+                    cell = p_cell[p] + d_cell[j]
+                    held = np.uint64(cells[cell])
+                    if held >= start:
+                        found = np.int64(held) - 1
+                while not dense:
                     entry = table[slot]
                     row = entry & low_half
                     if row < start:  # free for this bucket
@@ -182,7 +200,10 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
                 if m == keys.shape[0]:
                     at[0], at[1], at[2], at[3] = a, i, j, m
                     return False
-                table[slot] = tag | np.uint64(m + 1)
+                if dense:
+                    cells[cell] = m + 1
+                else:
+                    table[slot] = tag | np.uint64(m + 1)
                 for k in range(words):
                     keys[m, k] = prev_keys[p, k] + d_keys[j, k]
                 counts[m] = weight
@@ -197,7 +218,7 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
 
 def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
             high: np.ndarray, low: np.ndarray, bucket_steps: float = BUCKET_STEPS,
-            max_sums: float = np.inf, table: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray] | None:
+            max_sums: float = np.inf, table: bool = True, dense_cells: float = DENSE_CELLS) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray] | None:
     """The next level: distinct sums ``p + d`` (a sum of the level below, a distinct row of the slot)
     with ``low <= sum <= high`` in every field, and the tuples behind each
     (``sum of prev_counts[p] * d_sizes[d]``), bucket by bucket.  Returns keys, counts, their hash
@@ -211,7 +232,7 @@ def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, 
     if float(len(prev_keys)) * len(d_keys) >= MAX_STEPS:
         return None
     keys, counts, firsts, whole = _by_buckets(prev_keys, prev_counts, d_keys, d_sizes, high, low, float(bucket_steps),
-                                              float(max_sums))  # (floats: one compiled signature)
+                                              float(max_sums), float(dense_cells))  # (floats: one compiled signature)
     if not whole:
         return None
     return keys, counts, build_table(keys) if table else None, firsts
@@ -243,12 +264,57 @@ def _room(size: int, need: int, done: float, total: float) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _cells(prev_keys: np.ndarray, p_rows: np.ndarray, d_keys: np.ndarray, p_least: np.ndarray, p_most: np.ndarray,
+           d_least: np.ndarray, d_most: np.ndarray, field_high: np.ndarray, field_low: np.ndarray,
+           chosen: np.ndarray, dense_cells: float) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
+    """The place of each sum in its bucket's *box*, where the box is at most ``dense_cells`` cells:
+    the values within the bounds of every field that does not name the bucket, in mixed radix.  A
+    field's digit of ``p + d`` is ``(p - p_least) + (d - d_least) + (p_least + d_least - base)``,
+    ``base`` its least value within the bounds, so the place is ``p_cell[p] + d_cell[d]`` (rows of
+    ``p_rows`` and every row of ``d_keys``), below the box's size for a sum within the bounds.
+    Returns whether the box is small enough, the two arrays and the box's cells, zeroed (empty
+    arrays where it is not)."""
+    n_fields = p_least.shape[0]
+    in_bucket = np.zeros(n_fields, dtype=np.bool_)
+    in_bucket[chosen] = True
+    place = np.zeros(n_fields, dtype=np.int64)  # by byte of a row, as the rows are read
+    least = np.zeros(n_fields, dtype=np.int64)
+    offset, size = np.int64(0), np.int64(1)
+    for j in range(n_fields):
+        f = j - j % FIELDS_PER_WORD + _BYTE_FIELDS[j % FIELDS_PER_WORD]
+        base = max(field_low[f], p_least[f] + d_least[f])
+        width = min(field_high[f], p_most[f] + d_most[f]) - base + 1
+        if in_bucket[f] or width <= 1:  # (one value within the bounds, or none: no sum passes)
+            continue
+        if float(size) * width > dense_cells:
+            return False, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint32)
+        place[j], least[j] = size, p_least[f]
+        offset += (p_least[f] + d_least[f] - base) * size
+        size *= width
+    p_cell = np.zeros(prev_keys.shape[0], dtype=np.int64)
+    p_bytes = np.ascontiguousarray(prev_keys).view(np.uint8).reshape(prev_keys.shape[0], n_fields)
+    for p in p_rows:
+        for j in range(n_fields):
+            p_cell[p] += (np.int64(p_bytes[p, j]) - least[j]) * place[j]
+    for j in range(n_fields):
+        f = j - j % FIELDS_PER_WORD + _BYTE_FIELDS[j % FIELDS_PER_WORD]
+        least[j] = d_least[f]
+    d_cell = np.full(d_keys.shape[0], offset, dtype=np.int64)
+    d_bytes = np.ascontiguousarray(d_keys).view(np.uint8).reshape(d_keys.shape[0], n_fields)
+    for d in range(d_keys.shape[0]):
+        for j in range(n_fields):
+            d_cell[d] += (np.int64(d_bytes[d, j]) - least[j]) * place[j]
+    return True, p_cell, d_cell, np.zeros(size, dtype=np.uint32)
+
+
+@njit(cache=True, nogil=True)
 def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
-                high: np.ndarray, low: np.ndarray, bucket_steps: float,
-                max_sums: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+                high: np.ndarray, low: np.ndarray, bucket_steps: float, max_sums: float,
+                dense_cells: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """:func:`combine`'s sums, counts and first steps (``p * len(d_keys) + d``), bucket by bucket,
     and whether they are all there: it stops once over ``max_sums`` sums, or once a tenth of the
-    steps is done and the sums so far, scaled to all the steps, are over ``max_sums``."""
+    steps is done and the sums so far, scaled to all the steps, are over ``max_sums``.  A bucket's
+    sums are found in its box where that holds at most ``dense_cells`` cells (see ``_cells``)."""
     words = high.shape[0]
     n_fields = FIELDS_PER_WORD * words
     room = np.empty(words, dtype=np.uint64)
@@ -267,12 +333,14 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
     p_order, p_first, _ = _grouped(prev_keys, p_rows, p_least, chosen, place, buckets)
     d_order, d_first, _ = _grouped(d_keys, d_rows, d_least, chosen, place, buckets)
     d_grouped, sizes_grouped = d_keys[d_order], d_sizes[d_order]
+    n, done, total = np.int64(0), 0.0, float(p_rows.shape[0]) * d_keys.shape[0]
+    dense, p_cell, d_cell, cells = _cells(prev_keys, p_rows, d_grouped, p_least, p_most, d_least, d_most, field_high,
+                                          field_low, chosen, min(dense_cells, max(total, SMALL_BOX)))
     table = np.zeros(1024, dtype=np.uint64)
     at = np.empty(4, dtype=np.int64)  # (where a bucket's steps go on from, see _bucket)
     keys = np.empty((1024, words), dtype=np.uint64)
     counts = np.zeros(1024, dtype=np.float64)
     firsts = np.empty(1024, dtype=np.int64)
-    n, done, total = np.int64(0), 0.0, float(p_rows.shape[0]) * d_keys.shape[0]
     for v in range(buckets):
         if n > max_sums or (10 * done >= total and n * total > max_sums * done):
             return keys[:0], counts[:0], firsts[:0], False
@@ -289,13 +357,14 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
         if outside or steps == 0:
             continue
         slots = 1024
-        while slots < 2 * steps:
+        while slots < 2 * steps and not dense:
             slots *= 2
         if slots > table.shape[0]:
             table = np.zeros(slots, dtype=np.uint64)
         at[0], at[1], at[2], at[3] = 0, -1, -1, n
         while not _bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped, sizes_grouped,
-                          high, low, table, np.uint64(slots - 1), keys, counts, firsts, n, at):
+                          high, low, table, np.uint64(slots - 1), keys, counts, firsts, n, at, dense, p_cell, d_cell,
+                          cells):
             size_out = _room(keys.shape[0], at[3] + 1, done, total)  # (one at a time: less memory at once)
             keys = _resized(keys, at[3], size_out)
             counts = _resized(counts, at[3], size_out)
