@@ -77,6 +77,11 @@ def test_the_phrase_bot_declines_what_it_cannot_play_in_one_line(tmp_path):
     three = tmp_path / "three.txt"
     three.write_text("aaaa baaa caaa\n")
     cases.append((["--words", str(big), "--phrases", str(three)], "up to 100,000 words"))
+    six_list = tmp_path / "six_list.txt"  # 20,001 words: one over the largest list measured for 6 words
+    six_list.write_text("".join(big.read_text().splitlines(keepends=True)[:20_001]))
+    six = tmp_path / "six.txt"
+    six.write_text("aaaa baaa caaa daaa eaaa faaa\n")
+    cases.append((["--n-words", "6", "--words", str(six_list), "--phrases", str(six)], "up to 20,000 words"))
     lengths = tmp_path / "lengths.txt"  # words of 13 lengths: 13**7 = 62,748,517 spacings for 7 words
     lengths.write_text("".join(f"{chr(97 + i)}{'x' * (k - 1)}\n" for i in range(26) for k in range(3, 16)))
     many = tmp_path / "many.txt"

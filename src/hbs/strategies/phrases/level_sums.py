@@ -38,8 +38,8 @@ DENSE_CELLS, SMALL_BOX = 1 << 22, 1 << 16
 
 #: Steps a level takes under (:func:`combine` gives None from there, as over its ``max_sums``): its
 #: bucket tables name a sum's row in 32 bits, and the sums are at most the steps.  (The level search
-#: builds no side's level over ``levels.SIDE_STEPS``, 10^8; a middle's first pair is at most 7,776 ×
-#: 7,776 rows, where its phrases are long enough to have one.)
+#: builds no side's level over ``levels.SIDE_STEPS``, 10^8; a middle's first pair is at most 20,000 ×
+#: 20,000 rows, where its phrases are long enough to have one: six words, ``settings.MAX_WORDS``.)
 MAX_STEPS = (1 << 32) - 1
 
 
