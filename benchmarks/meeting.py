@@ -6,12 +6,15 @@ blind draw fits late in a long game) on N split values, and prints the fitting t
 count they estimate and the seconds.  With `--levels`, it times the levels of the spacing's sides
 and middle instead (`level_sums.combine`, each level from the one below and one more slot's rows)
 and prints, for each level built, the sums below, the slot's rows, the steps (their product), the
-sums it holds and the seconds.
+sums it holds and the seconds, its sums found by their box where it is small (as played) and by
+hash (`dense_cells=0`), the same level either way.
 
     python benchmarks/meeting.py --words eff.txt --n-words 6 --seed 22 --game 8 --guesses 9 12
     python benchmarks/meeting.py --words eff.txt --n-words 6 --seed 22 --game 1 --guesses 12 13
     python benchmarks/meeting.py --words eff.txt --n-words 8 --seed 21 --game 1 --guesses 16 17 --four-way 64
     python benchmarks/meeting.py --words eff.txt --n-words 8 --seed 21 --game 1 --guesses 17 --levels
+    python benchmarks/meeting.py --words /usr/share/dict/american-english-large --sample-words 100000 \
+        --n-words 5 --seed 21 --game 2 --guesses 7 --levels
 
 (`eff.txt`: `cut -f2 /usr/lib/python3/dist-packages/diceware/wordlists/wordlist_en_eff.txt`.)
 The phrases are those of `benchmarks/phrases.py --generate` with the same seed; each join is timed
@@ -31,6 +34,7 @@ def main() -> None:
     from hbs.core.games import PhraseGame
     from hbs.core.loaders import load_words
     from hbs.core.rule import grade
+    from hbs.errors import UnsupportedGame
     import numpy as np
 
     from hbs.strategies.phrases import four_way, levels, meeting
@@ -42,6 +46,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=21, help="seed of the generated phrases")
     parser.add_argument("--game", type=int, default=1, help="which phrase (1: the first)")
     parser.add_argument("--guesses", type=int, nargs="+", required=True, help="join after this many answers")
+    parser.add_argument("--sample-words", type=int, default=0,
+                        help="draw this many words of the list (as benchmarks/phrases.py does)")
+    parser.add_argument("--list-seed", type=int, default=11, help="seed of --sample-words")
     mode = parser.add_mutually_exclusive_group()  # (both given: one line, exit 2)
     mode.add_argument("--four-way", type=int, default=0, metavar="N",
                       help="meet the four lists on N split values instead of joining")
@@ -52,11 +59,18 @@ def main() -> None:
     if wrong:
         print(f"meeting.py: {wrong}", file=sys.stderr)
         sys.exit(2)
-    game = PhraseGame(load_words(args.words), args.n_words)
+    from phrases import sampled  # (benchmarks/phrases.py: this script's folder is on sys.path)
+
+    words = sampled(args.words, args.sample_words, args.list_seed) if args.sample_words else load_words(args.words)
+    game = PhraseGame(words, args.n_words)
     rng = random.Random(args.seed)
     secret = [" ".join(rng.choice(game.words) for _ in range(args.n_words)) for _ in range(args.game)][-1]
     spacing = tuple(len(w) for w in secret.split())
-    breaker, history = PhraseBreaker(game, 0), []
+    try:
+        breaker, history = PhraseBreaker(game, 0), []
+    except UnsupportedGame as refused:
+        print(f"meeting.py: {refused}", file=sys.stderr)
+        sys.exit(2)
     while len(history) < max(args.guesses):
         guess = breaker.guess(tuple(history)).text
         history.append((guess, *grade(guess, secret)))
@@ -101,13 +115,17 @@ def main() -> None:
 
 def _time_levels(levels, fields, answers: int) -> None:
     """Build the spacing's levels twice (the first compiles or loads the kernels), timing each
-    ``combine`` of the second, and print one line a level."""
+    ``combine`` of the second, by box as played, then by hash, and print one line a level."""
     combine, built = levels.combine, []
 
     def timed(prev_keys, prev_counts, d_keys, *rest, **options):
         start = time.perf_counter()
         level = combine(prev_keys, prev_counts, d_keys, *rest, **options)
-        built.append((len(prev_keys), len(d_keys), None if level is None else len(level[0]), time.perf_counter() - start))
+        boxed = time.perf_counter() - start
+        start = time.perf_counter()
+        combine(prev_keys, prev_counts, d_keys, *rest, **options, dense_cells=0.0)
+        hashed = time.perf_counter() - start
+        built.append((len(prev_keys), len(d_keys), None if level is None else len(level[0]), boxed, hashed))
         return level
 
     levels.combine = timed
@@ -117,12 +135,14 @@ def _time_levels(levels, fields, answers: int) -> None:
             levels.LevelSearch(fields.slots, fields.target, budget=1)  # (the levels; no join)
     finally:
         levels.combine = combine
-    print(f"after {answers} answers: {len(built)} levels built, {sum(b[3] for b in built):.3f} s")
-    for below, rows, sums, seconds in built:
+    print(f"after {answers} answers: {len(built)} levels built, {sum(b[3] for b in built):.3f} s "
+          f"({sum(b[4] for b in built):.3f} s by hash)")
+    for below, rows, sums, seconds, hashed in built:
         steps = below * rows
         print(f"  {below:,} sums x {rows:,} rows = {steps:.3g} steps: "
               + ("over its cap, not built" if sums is None else f"{sums:,} sums")
-              + f", {seconds:.3f} s, {seconds / max(steps, 1) * 1e9:.0f} ns a step", flush=True)
+              + f", {seconds:.3f} s, {seconds / max(steps, 1) * 1e9:.0f} ns a step ({hashed:.3f} s by hash)",
+              flush=True)
 
 
 if __name__ == "__main__":
