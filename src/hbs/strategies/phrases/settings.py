@@ -78,7 +78,8 @@ class Settings:
 #: budgets, by words a phrase; a larger list is declined in setup, one line naming the limit.
 #: The measurements behind each (memory, slowest guess, bank spent) are in docs/performance.md,
 #: "Passphrase schemes" and "Six bits a guess" (five words of 100,000: guesses of at most 7.3 s;
-#: six of 20,000 under ``hbs run``, two workers: at most 6.8 s, no bank spent).
+#: six of 20,000 under ``hbs run``, two workers, American and German lists: at most 8.9 s, no
+#: bank spent).
 MAX_WORDS = {3: 100_000, 4: 100_000, 5: 100_000, 6: 20_000, 7: 7_776, 8: 7_776}
 #: The largest lists the tuple search (two listed sides) plays, by words a phrase; beyond (and for
 #: five words and more) the level search counts them: the listed sides would outgrow the worker.
