@@ -264,6 +264,20 @@ def _room(size: int, need: int, done: float, total: float) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _places(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, place: np.ndarray, offset: int) -> np.ndarray:
+    """``offset`` plus each byte of ``keys[rows]`` less ``least``, times ``place`` (both by byte),
+    for each of ``rows`` (0 for the other rows): a row's part of its sums' places in a box."""
+    out = np.zeros(keys.shape[0], dtype=np.int64)
+    data = np.ascontiguousarray(keys)
+    flat = data.view(np.uint8).reshape(data.shape[0], least.shape[0])
+    for r in rows:
+        out[r] = offset
+        for j in range(least.shape[0]):
+            out[r] += (np.int64(flat[r, j]) - least[j]) * place[j]
+    return out
+
+
+@njit(cache=True, nogil=True)
 def _cells(prev_keys: np.ndarray, p_rows: np.ndarray, d_keys: np.ndarray, p_least: np.ndarray, p_most: np.ndarray,
            d_least: np.ndarray, d_most: np.ndarray, field_high: np.ndarray, field_low: np.ndarray,
            chosen: np.ndarray, dense_cells: float) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
@@ -277,33 +291,22 @@ def _cells(prev_keys: np.ndarray, p_rows: np.ndarray, d_keys: np.ndarray, p_leas
     n_fields = p_least.shape[0]
     in_bucket = np.zeros(n_fields, dtype=np.bool_)
     in_bucket[chosen] = True
-    place = np.zeros(n_fields, dtype=np.int64)  # by byte of a row, as the rows are read
-    least = np.zeros(n_fields, dtype=np.int64)
+    field = np.empty(n_fields, dtype=np.int64)  # the field of each byte of a row, as the rows are read
+    place = np.zeros(n_fields, dtype=np.int64)  # by byte
     offset, size = np.int64(0), np.int64(1)
     for j in range(n_fields):
-        f = j - j % FIELDS_PER_WORD + _BYTE_FIELDS[j % FIELDS_PER_WORD]
+        f = field[j] = j - j % FIELDS_PER_WORD + _BYTE_FIELDS[j % FIELDS_PER_WORD]
         base = max(field_low[f], p_least[f] + d_least[f])
         width = min(field_high[f], p_most[f] + d_most[f]) - base + 1
         if in_bucket[f] or width <= 1:  # (one value within the bounds, or none: no sum passes)
             continue
         if float(size) * width > dense_cells:
             return False, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint32)
-        place[j], least[j] = size, p_least[f]
+        place[j] = size
         offset += (p_least[f] + d_least[f] - base) * size
         size *= width
-    p_cell = np.zeros(prev_keys.shape[0], dtype=np.int64)
-    p_bytes = np.ascontiguousarray(prev_keys).view(np.uint8).reshape(prev_keys.shape[0], n_fields)
-    for p in p_rows:
-        for j in range(n_fields):
-            p_cell[p] += (np.int64(p_bytes[p, j]) - least[j]) * place[j]
-    for j in range(n_fields):
-        f = j - j % FIELDS_PER_WORD + _BYTE_FIELDS[j % FIELDS_PER_WORD]
-        least[j] = d_least[f]
-    d_cell = np.full(d_keys.shape[0], offset, dtype=np.int64)
-    d_bytes = np.ascontiguousarray(d_keys).view(np.uint8).reshape(d_keys.shape[0], n_fields)
-    for d in range(d_keys.shape[0]):
-        for j in range(n_fields):
-            d_cell[d] += (np.int64(d_bytes[d, j]) - least[j]) * place[j]
+    p_cell = _places(prev_keys, p_rows, p_least[field], place, 0)
+    d_cell = _places(d_keys, np.arange(d_keys.shape[0]), d_least[field], place, offset)
     return True, p_cell, d_cell, np.zeros(size, dtype=np.uint32)
 
 
