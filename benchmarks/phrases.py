@@ -120,6 +120,12 @@ def main() -> None:
     slowest = max((step.seconds for r in later for step in r.steps), default=0.0)
     print(f"guesses:   the slowest {slowest:.2f} s, the slowest game {max(r.seconds for r in later):.2f} s (the first "
           f"game left out; `hbs run` allows 10 s a guess and a 30 s bank a game)")
+    print(f"slowest:   {slowest_guesses(records)}")
+    by_phase = told(records)
+    if by_phase:
+        print(f"told:      {'  '.join(f'{k}:{bits / n:.2f}' for k, (bits, n) in sorted(by_phase.items(), key=str))} "
+              "(bits a guess by phase: log2 of the phrases the bot counted before a guess over those after its "
+              "answer; the solving guesses left out)")
     print(f"memory:    peak {peak:.0f} MB")
     print(information(game, s.mean_guesses))
 
@@ -171,6 +177,32 @@ def information(game, mean: float) -> str:
     bound = 1 + bits / math.log2((longest + 1) * (longest + 2) / 2)
     per = f"{bits / (mean - 1):.2f}" if mean > 1 else "-"
     return f"bits:      {per} a guess ({bits:.1f} bits a phrase); information bound {bound:.2f} guesses a phrase"
+
+
+def told(records) -> dict:
+    """For each phase, the bits its guesses told and how many there were: a guess tells log2 of the
+    phrases the bot said it counted (``Guess.remaining``, estimated where the bot estimates) when it
+    made the guess over those it counted at the next guess.  The solving guess, and guesses without
+    both counts, are left out."""
+    out: dict = {}
+    for record in records:
+        for step, after in zip(record.steps, record.steps[1:]):
+            if step.remaining and after.remaining:
+                bits, n = out.get(step.phase, (0.0, 0))
+                out[step.phase] = (bits + math.log2(step.remaining / after.remaining), n + 1)
+    return out
+
+
+def slowest_guesses(records, k: int = 3) -> str:
+    """The ``k`` slowest guesses (the first game left out: it compiles), each with its phrase's and
+    its own number (from 1), its phase and the phrases the bot counted then: what to profile."""
+    steps = [(step.seconds, g + 1, i + 1, step) for g, r in enumerate(records) if g
+             for i, step in enumerate(r.steps)]
+    parts = []
+    for seconds, game, number, step in sorted(steps, key=lambda t: -t[0])[:k]:
+        left = f", {step.remaining:,} left" if step.remaining is not None else ""
+        parts.append(f"{seconds:.2f} s (phrase {game}, guess {number}, {step.phase}{left})")
+    return "; ".join(parts) or "-"
 
 
 def sampled(path: str, n: int, seed: int) -> tuple[str, ...]:
