@@ -27,6 +27,7 @@ from hbs.contract.bot import Guess
 from hbs.core.feedback import encode_joined, encode_string, encode_strings, grade_strings
 from hbs.core.games import PhraseGame
 from hbs.errors import UnsupportedGame
+from hbs.strategies.allocator import keep_freed_memory
 from hbs.strategies.phrases import probes, spacing
 from hbs.strategies.phrases.alphabet import FIRST, PAD, Alphabet
 from hbs.strategies.phrases.counting import SpacingCounts
@@ -57,6 +58,7 @@ class PhraseBreaker:
         self.game, self.n, self.seed = game, game.n_words, seed
         self.settings = settings or Settings()
         decline(game)
+        keep_freed_memory()  # (a guess's arrays reused, not faulted in afresh: see allocator)
         if searcher is None:
             searcher = TupleSearch if len(game.words) <= TUPLE_WORDS.get(self.n, 0) else LevelSearch
         self._levels = issubclass(searcher, LevelSearch)
