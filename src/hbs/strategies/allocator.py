@@ -8,7 +8,7 @@ the mmap threshold to its most (32 MiB: smaller blocks come from the heap) and t
 out of reach (the heap keeps what was freed).  Six Diceware words, six phrases of ``--seed 23``,
 one thread, three runs each interleaved: 1.39 million page faults to 0.15 million, 48.1, 47.5 and
 51.2 s of guessing to 44.1, 42.7 and 44.8, the slowest guess 2.7-3.5 s to 2.4-2.6 s; the same
-guesses, the same peaks of resident (650 MB) and mapped memory (966 MB).
+guesses, about the same peaks of resident memory (652 and 661 MB) and the same of mapped (966 MB).
 """
 
 from __future__ import annotations
