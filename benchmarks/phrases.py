@@ -194,9 +194,11 @@ def told(records) -> dict:
 
 
 def slowest_guesses(records, k: int = 3) -> str:
-    """The ``k`` slowest guesses (the first game left out: it compiles), each with its phrase's and
-    its own number (from 1), its phase and the phrases the bot counted then: what to profile."""
-    steps = [(step.seconds, g + 1, i + 1, step) for g, r in enumerate(records) if g
+    """The ``k`` slowest guesses (the first game left out where there are others: it compiles, as
+    the ``guesses:`` line says), each with its phrase's and its own number (from 1), its phase and
+    the phrases the bot counted then: what to profile."""
+    first = 1 if len(records) > 1 else 0
+    steps = [(step.seconds, g + 1, i + 1, step) for g, r in enumerate(records) if g >= first
              for i, step in enumerate(r.steps)]
     parts = []
     for seconds, game, number, step in sorted(steps, key=lambda t: -t[0])[:k]:
