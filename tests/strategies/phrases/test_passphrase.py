@@ -580,7 +580,7 @@ WARM_CHECK = """
 import sys
 from hbs.core.games import PhraseGame
 from hbs.core.loaders import load_words
-from hbs.strategies.phrases import expected_cost, level_walks, meeting, tuple_search
+from hbs.strategies.phrases import expected_cost, four_way, level_walks, meeting, tuple_search
 from hbs.strategies.phrases.levels import LevelSearch
 from hbs.strategies.phrases.passphrase import WARM_WORDS, PhraseBreaker
 from hbs.strategies.phrases.tuple_search import TupleSearch
@@ -595,23 +595,25 @@ else:  # the controls: the long game alone, cut off the same, and then the small
         small = PhraseBreaker(PhraseGame(few, n), searcher=LevelSearch if n == 5 else TupleSearch)
         small._play(" ".join(few[:n]), 30, float("inf"))
 kernels = [expected_cost.expected_costs]  # the end game's, then the middle game's
-kernels += ([level_walks.branches, level_walks.guide, meeting._sampled_meetings, meeting._bucketed] if n == 5
+kernels += ([level_walks.branches, level_walks.guide, meeting._sampled_meetings, meeting._bucketed,
+             four_way._streamed] if n == 5
             else [tuple_search.refined_matches])
 print(*(len(k.signatures) for k in kernels))
 """
 
 
-@pytest.mark.parametrize(("n_words", "mode", "compiled"), [(5, "warm", "11111"), (5, "small", "11000"),
-                                                           (5, "control", "00000"), (3, "warm", "11"),
+@pytest.mark.parametrize(("n_words", "mode", "compiled"), [(5, "warm", "111111"), (5, "small", "110000"),
+                                                           (5, "control", "000000"), (3, "warm", "11"),
                                                            (3, "small", "10"), (3, "control", "00")])
 def test_a_cut_off_warm_up_still_reaches_the_end_games_kernels(root, n_words, mode, compiled):
     """Set-up's warm-up game is cut off after ``WARM_SECONDS`` (eight words' whole game took 48 s
     of set-up); a game of a few words of one length then compiles (or loads) the end game's kernels
     (listing, expected guesses), so that the first real game does not, and the same game again
     compiles the middle game's: for the level search with every count estimated, then with every
-    count sampled and joined in buckets; for the tuple search never listed, its searches refined
-    from the answer before (on an empty cache five and eight Diceware words compiled them in their
-    first real game, guesses of 15 and 18.6 s; three words, 5.2 s).  In a fresh process: the
+    count sampled and joined in buckets, then with every count met as four lists; for the tuple
+    search never listed, its searches refined from the answer before (on an empty cache five and
+    eight Diceware words compiled them in their first real game, guesses of 15 and 18.6 s; three
+    words, 5.2 s; six words the four lists' kernels in their 16th game, a guess of 3.3 s).  In a fresh process: the
     kernels' signatures are there after the warm-up; after the small game alone (the warm-up
     before), the end game's only; after the cut-off game alone, none."""
     import subprocess
@@ -620,3 +622,48 @@ def test_a_cut_off_warm_up_still_reaches_the_end_games_kernels(root, n_words, mo
     out = subprocess.run([sys.executable, "-c", WARM_CHECK, str(root / "data" / "words.txt"), mode, str(n_words)],
                          capture_output=True, text=True, check=True).stdout.split()
     assert "".join("1" if int(k) > 0 else "0" for k in out) == compiled, out
+
+
+NO_COMPILE_CHECK = """
+import importlib, pkgutil, random, sys
+import hbs.strategies.phrases as package
+from numba.core.registry import CPUDispatcher
+from hbs.core.games import PhraseGame
+from hbs.core.loaders import load_words
+from hbs.core.rule import grade
+from hbs.strategies.phrases.passphrase import PhraseBreaker
+words, n, games = load_words(sys.argv[1])[: int(sys.argv[2])], int(sys.argv[3]), int(sys.argv[4])
+modules = [importlib.import_module(f"{package.__name__}.{m.name}") for m in pkgutil.iter_modules(package.__path__)]
+kernels = {f"{m.__name__}.{k}": v for m in modules for k, v in vars(m).items() if isinstance(v, CPUDispatcher)}
+breaker = PhraseBreaker(PhraseGame(words, n))
+if sys.argv[5] == "warm":
+    breaker.warm()
+before = {k: len(v.signatures) for k, v in kernels.items()}
+rng = random.Random(5)
+for _ in range(games):
+    secret, history = " ".join(rng.choice(words) for _ in range(n)), []
+    while not history or history[-1][0] != secret:
+        guess = breaker.guess(tuple(history)).text
+        history.append((guess, *grade(guess, secret)))
+print(*sorted(k for k, v in kernels.items() if len(v.signatures) > before[k]))
+"""
+
+
+@pytest.mark.parametrize(("n_words", "list_words", "games"), [(2, 10_000, 30), (4, 10_000, 2), (5, 2_000, 1)])
+def test_games_after_the_warm_up_compile_no_kernel(root, n_words, list_words, games):
+    """Set-up compiles (or loads) every kernel a game reaches: in a fresh process, no kernel of the
+    phrase engine gains a compiled signature in the games after ``warm`` (an inventory of them all).
+    Games found kernels the warm-up missed: four words of 10,000 compiled the bucketed join in
+    their second game (a guess of 7.6 s on an empty cache), six Diceware words the four lists' in
+    their 16th (3.3 s), two words a sort for a spacing that fits nothing.  The control: the same
+    games without the warm-up compile kernels."""
+    import subprocess
+    import sys
+
+    def compiled(mode: str) -> list[str]:
+        args = [str(root / "data" / "words.txt"), str(list_words), str(n_words), str(games), mode]
+        return subprocess.run([sys.executable, "-c", NO_COMPILE_CHECK, *args], capture_output=True, text=True,
+                              check=True).stdout.split()
+
+    assert compiled("warm") == []
+    assert compiled("cold") != []  # (the control: the games reach kernels)

@@ -284,7 +284,10 @@ class SpacingCounts:
         return found
 
     def nothing(self) -> Search:
-        return self.searcher([np.zeros((0, 1), np.uint64)] * self.n, np.zeros(1, np.uint64))
+        """A search that finds no phrase (its slots empty, their orders given: sorting them would
+        compile ``row_order`` for a call from Python, in a real game, where no other call is)."""
+        return self.searcher([np.zeros((0, 1), np.uint64)] * self.n, np.zeros(1, np.uint64),
+                             slot_orders=[np.zeros(0, np.int64)] * self.n)
 
     def fields(self, spacing: tuple, guess: str, black: int, white: int) -> list | None:
         """:func:`probes.fields` of an answer under a spacing; each slot's features kept by its

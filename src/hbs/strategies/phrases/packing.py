@@ -40,10 +40,11 @@ def pack(features: np.ndarray) -> np.ndarray:
 
 def unpacked(packed: np.ndarray, fields: np.ndarray | None = None) -> np.ndarray:
     """``int64[n, F]``: the fields of packed rows (field ``f``: byte ``f % 8`` of word ``f // 8``,
-    from the lowest: the words' little-endian bytes in order), every one or only ``fields``."""
+    from the lowest: the words' little-endian bytes in order), every one or only ``fields``; in C
+    order, whatever ``fields`` (a kernel compiles anew for each order it is given)."""
     raw = np.ascontiguousarray(packed, dtype="<u8").view(np.uint8)
     raw = raw.reshape(packed.shape[0], FIELDS_PER_WORD * packed.shape[1])
-    return (raw if fields is None else raw[:, fields]).astype(np.int64)
+    return (raw if fields is None else raw[:, fields]).astype(np.int64, order="C")
 
 
 @njit(cache=True, nogil=True)

@@ -33,7 +33,8 @@ from hbs.strategies.phrases.alphabet import FIRST, PAD, Alphabet
 from hbs.strategies.phrases.counting import SpacingCounts
 from hbs.strategies.phrases.expected_cost import COST_KNOTS, expected_costs
 from hbs.strategies.phrases.free_probe import design_free
-from hbs.strategies.phrases.levels import EstimatingSearch, JoiningSearch, LevelSearch
+from hbs.strategies.phrases.levels import EstimatingSearch, FourListSearch, JoiningSearch, LevelSearch
+from hbs.strategies.phrases.meeting import warm_join
 from hbs.strategies.phrases.packing import MAX_FIELD
 from hbs.strategies.phrases.search import Estimate, Search
 from hbs.strategies.phrases.settings import FIRST_LETTERS, LEVEL_SAMPLE, TUPLE_WORDS, Settings, decline
@@ -96,9 +97,10 @@ class PhraseBreaker:
         (``WARM_WORDS`` of one length), whose end game (exact meetings, listing, expected guesses) a
         long game cut off does not reach, nor one whose count is estimated until two phrases are
         left.  Then the same game for the middle game's kernels: for the level search with every count
-        estimated, then with every count sampled and joined in buckets (:class:`EstimatingSearch`,
-        :class:`JoiningSearch`); for the tuple search never listed, its searches refined from the answer
-        before.  A long game cut off while its kernels compiled reached none of them, and the first real
+        estimated, then with every count sampled and joined in buckets, then with every count met as
+        four lists (:class:`EstimatingSearch`, :class:`JoiningSearch`, :class:`FourListSearch`), and a
+        few sums joined in buckets (``meeting.warm_join``); for the tuple search never listed, its
+        searches refined from the answer before.  A long game cut off while its kernels compiled reached none of them, and the first real
         game compiled them (on an empty cache, guesses of 15-20 s for five and eight Diceware words, 5 s
         for three words of ``data/words.txt``).  The memos it fills hold what any game with the same
         history would compute: the guesses do not change."""
@@ -107,11 +109,14 @@ class PhraseBreaker:
         common = max(Counter(map(len, self.game.words)).items(), key=lambda kv: (kv[1], -kv[0]))[0]
         few = tuple(w for w in self.game.words if len(w) == common)[:WARM_WORDS]
         counting = replace(self.settings, enumerate_below=0)  # (never listed: counted to the end)
-        games = ([(LevelSearch, self.settings), (EstimatingSearch, self.settings), (JoiningSearch, self.settings)]
+        games = ([(LevelSearch, self.settings), (EstimatingSearch, self.settings), (JoiningSearch, self.settings),
+                  (FourListSearch, self.settings)]
                  if self._levels else [(TupleSearch, self.settings), (TupleSearch, counting)])
         for searcher, settings in games:
             small = PhraseBreaker(PhraseGame(few, self.n), self.seed, settings, searcher=searcher)
             small._play(" ".join(few[(i * 7) % len(few)] for i in range(self.n)), max_guesses, float("inf"))
+        if self._levels:
+            warm_join()
 
     def _play(self, secret: str, max_guesses: int, deadline: float, cached_after: int | None = None) -> bool:
         """Play against ``secret`` until found (True), ``max_guesses`` or ``deadline`` (False), or,
