@@ -255,9 +255,9 @@ class LevelSearch:
     """
 
     #: The module's ``WORK_BUDGET`` and ``FEW_BUDGET``, and the join's sizes (``meeting.meet``'s
-    #: ``plain_below``, ``plain_steps``, ``bucket_sums`` and ``reach_pairs``), where not None.  Set-up's warm-up plays a small game
-    #: with them lowered (:class:`EstimatingSearch`, :class:`JoiningSearch`): its counts then take
-    #: the paths of a long game.
+    #: ``plain_below``, ``plain_steps``, ``bucket_sums`` and ``reach_pairs``), where not None.
+    #: Set-up's warm-up plays a small game with them lowered (:class:`EstimatingSearch`,
+    #: :class:`JoiningSearch`, :class:`FourListSearch`): its counts then take the paths of a long game.
     work_budget: float | None = None
     few_budget: float | None = None
     join_sizes: dict | None = None

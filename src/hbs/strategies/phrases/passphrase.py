@@ -100,10 +100,11 @@ class PhraseBreaker:
         estimated, then with every count sampled and joined in buckets, then with every count met as
         four lists (:class:`EstimatingSearch`, :class:`JoiningSearch`, :class:`FourListSearch`), and a
         few sums joined in buckets (``meeting.warm_join``); for the tuple search never listed, its
-        searches refined from the answer before.  A long game cut off while its kernels compiled reached none of them, and the first real
-        game compiled them (on an empty cache, guesses of 15-20 s for five and eight Diceware words, 5 s
-        for three words of ``data/words.txt``).  The memos it fills hold what any game with the same
-        history would compute: the guesses do not change."""
+        searches refined from the answer before.  A long game cut off while its kernels compiled
+        reached none of them, and the first real game compiled them (on an empty cache, guesses of
+        15-20 s for five and eight Diceware words, 5 s for three words of ``data/words.txt``).  The
+        memos it fills hold what any game with the same history would compute: the guesses do not
+        change."""
         secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
         self._play(secret, max_guesses, time.monotonic() + seconds, WARM_CACHED_GUESSES)
         common = max(Counter(map(len, self.game.words)).items(), key=lambda kv: (kv[1], -kv[0]))[0]
