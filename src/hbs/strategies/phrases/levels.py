@@ -255,7 +255,7 @@ class LevelSearch:
     """
 
     #: The module's ``WORK_BUDGET`` and ``FEW_BUDGET``, and the join's sizes (``meeting.meet``'s
-    #: ``plain_below``, ``plain_steps``, ``bucket_sums`` and ``reach_pairs``), where not None.
+    #: ``plain_below``, ``bucket_sums`` and ``reach_pairs``), where not None.
     #: Set-up's warm-up plays a small game with them lowered (:class:`EstimatingSearch`,
     #: :class:`JoiningSearch`, :class:`FourListSearch`): its counts then take the paths of a long game.
     work_budget: float | None = None
@@ -635,12 +635,11 @@ class EstimatingSearch(LevelSearch):
 
 class JoiningSearch(LevelSearch):
     """The level search of a set-up's warm-up game that tries every count as a few phrases (a
-    sample of its pairs first) and joins the sides in buckets however few their sums, each after
-    the middle sums' reach, as at the end of a long game (four words of 10,000, whose small game
-    joined them whole, compiled the bucketed join in a real game)."""
+    sample of its pairs first) and joins the sides in buckets, each after the middle sums' reach,
+    as at the end of a long game."""
 
     work_budget, few_budget = 0.0, np.inf
-    join_sizes = {"plain_below": 1, "plain_steps": 0, "bucket_sums": 2, "reach_pairs": 0}
+    join_sizes = {"plain_below": 1, "bucket_sums": 2, "reach_pairs": 0}
 
 
 class FourListSearch(LevelSearch):

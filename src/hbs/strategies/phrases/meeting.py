@@ -654,17 +654,16 @@ def predicted_steps(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, 
     return _predicted_steps(a_keys, a_first, d_keys, b_first, target, chosen, place, radix, least)
 
 
-def _whole(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, plain_below: int,
-           plain_steps: int = PLAIN_STEPS) -> bool:
+def _whole(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, plain_below: int) -> bool:
     """Whether the right side is joined whole for its size or the join's (see ``PLAIN_BELOW``)."""
-    return len(b_keys) < plain_below or len(a_keys) * len(d_keys) < plain_steps * len(b_keys)
+    return len(b_keys) < plain_below or len(a_keys) * len(d_keys) < PLAIN_STEPS * len(b_keys)
 
 
 def _join_plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target: np.ndarray, bucket_sums: int,
-               plain_below: int, ranges: tuple | None = None, plain_steps: int = PLAIN_STEPS) -> tuple | None:
+               plain_below: int, ranges: tuple | None = None) -> tuple | None:
     """The bucketed join's plan (see ``_plan``; ``ranges``: ``_side_ranges``' where known), or None
     where the sums are joined whole."""
-    if _whole(a_keys, d_keys, b_keys, plain_below, plain_steps):
+    if _whole(a_keys, d_keys, b_keys, plain_below):
         return None
     if ranges is None:
         plan = _plan(a_keys, d_keys, b_keys, target, bucket_sums)
@@ -676,8 +675,7 @@ def _join_plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, targe
 def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | Callable[[], np.ndarray] | None,
          target: np.ndarray, max_meetings: float = np.inf, max_steps: float = np.inf, bucket_sums: int = BUCKET_SUMS,
          plain_below: int = PLAIN_BELOW, over: float | None = None,
-         reach_pairs: float = REACH_PAIRS,
-         plain_steps: int = PLAIN_STEPS) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+         reach_pairs: float = REACH_PAIRS) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Every triple (row of ``a_keys``, row of ``d_keys``, row of ``b_keys``) that sums to ``target``,
     ordered by the first then the second, and True; or, as soon as there are over ``max_meetings``,
     or where its steps (a lookup, or a bucket found for a group of left sums and a middle sum; the
@@ -687,12 +685,12 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
     of ``reach_pairs`` pairs or more first drops the middle sums that cannot meet (see
     :mod:`~hbs.strategies.phrases.reach`): where none is left, none and True, whatever the caps.
     (``b_table``: ``b_keys``' table, for a right side joined whole, or what gives it when asked, or
-    None: built if so; see ``BUCKET_SUMS``, ``PLAIN_BELOW`` and ``PLAIN_STEPS`` for the others.)"""
+    None: built if so; see ``BUCKET_SUMS`` and ``PLAIN_BELOW`` for the other two.)"""
     max_meetings, max_steps = float(max_meetings), float(max_steps)  # (one compiled signature)
     over = np.inf if over is None else float(over)
     ranges, rows = None, None
     sized = min(len(a_keys), len(d_keys), len(b_keys)) > 0 and len(a_keys) * len(d_keys) >= reach_pairs
-    if sized and not _whole(a_keys, d_keys, b_keys, plain_below, plain_steps):
+    if sized and not _whole(a_keys, d_keys, b_keys, plain_below):
         ranges = _side_ranges(a_keys, b_keys, FIELDS_PER_WORD * target.shape[0])
         rows = reachable(a_keys, d_keys, b_keys, target, *ranges)
         if not len(rows):
@@ -702,15 +700,15 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
         else:
             rows = None
     ai, di, bi, whole = _joined(a_keys, d_keys, b_keys, b_table, target, max_meetings, max_steps, bucket_sums,
-                                plain_below, over, ranges, plain_steps)
+                                plain_below, over, ranges)
     return (ai, di, bi, whole) if rows is None else (ai, rows[di], bi, whole)
 
 
 def _joined(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | Callable[[], np.ndarray] | None,
             target: np.ndarray, max_meetings: float, max_steps: float, bucket_sums: int, plain_below: int, over: float,
-            ranges: tuple | None, plain_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+            ranges: tuple | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """:func:`meet` past the middle sums' reach: the join whole or in buckets."""
-    plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below, ranges, plain_steps)
+    plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below, ranges)
     if plan is None:
         if len(a_keys) * len(d_keys) > max_steps:
             return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
@@ -732,7 +730,8 @@ def warm_join() -> None:
     """Join a few sums in buckets, after their reach, and drop them: so that numba compiles (or loads)
     the bucketed join's kernels in a set-up, where its small warm-up games join too few sums to
     bucket them (four words of 10,000: one join, of one sum a side), rather than in a real game's
-    first long join (2-5 s of compiling)."""
+    first long join (2-5 s of compiling).  (Its pairs, 320, are over ``PLAIN_STEPS`` times the
+    right sums: they are not joined whole.)"""
     rng = np.random.default_rng(0)
     a, d, b = (pack(rng.integers(0, 4, (n, 2 * FIELDS_PER_WORD)).astype(np.uint8)) for n in (40, 8, 40))
-    meet(a, d, b, None, a[0] + d[0] + b[0], plain_below=1, plain_steps=0, bucket_sums=2, reach_pairs=0)
+    meet(a, d, b, None, a[0] + d[0] + b[0], plain_below=1, bucket_sums=2, reach_pairs=0)
