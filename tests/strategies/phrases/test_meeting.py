@@ -362,3 +362,14 @@ def test_the_field_ranges_turn_away_only_pairs_that_cannot_meet():
             assert not meets
             turned += len(pairs) > 0
     assert turned > 1000
+
+
+def test_a_meetings_weights_are_numpys_products_bit_for_bit():
+    """``meeting_weights`` (one pass) gives what numpy's gathers and products give, bit for bit:
+    the counts, and so the guesses, do not change."""
+    rng = np.random.default_rng(3)
+    counts = [rng.random(k) * 10.0 ** rng.integers(0, 12, k) for k in (300, 40, 500)]
+    rows = [rng.integers(0, len(c), 10_000) for c in counts]
+    expected = counts[0][rows[0]] * counts[1][rows[1]] * counts[2][rows[2]]
+    assert np.array_equal(meeting.meeting_weights(*counts, *rows), expected)
+    assert meeting.meeting_weights(*counts, *(r[:0] for r in rows)).shape == (0,)

@@ -23,7 +23,7 @@ import numpy as np
 from hbs.strategies.phrases.level_sums import combine
 from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions, used_steps
 from hbs.strategies.phrases.four_way import meet_four
-from hbs.strategies.phrases.meeting import meet
+from hbs.strategies.phrases.meeting import meet, meeting_weights
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, pack, unpacked
 from hbs.strategies.phrases.rows import _Distinct, _distinct
 from hbs.strategies.phrases.sum_table import build_filter, build_table, found_rows
@@ -343,7 +343,7 @@ class LevelSearch:
             self._estimate(target, salt, True)
             return
         self._meetings = (ai, di, bi)
-        self._weights = self._left.counts[-1][ai] * self._mid.counts[-1][di] * self._right.counts[-1][bi]
+        self._weights = meeting_weights(self._left.counts[-1], self._mid.counts[-1], self._right.counts[-1], ai, di, bi)
         self._count = float(self._weights.sum())
 
     def _estimate(self, target: np.ndarray, salt: int, loose: bool) -> bool:

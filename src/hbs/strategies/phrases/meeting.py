@@ -128,6 +128,18 @@ def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: 
     return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True
 
 
+@njit(cache=True, nogil=True)
+def meeting_weights(a_counts: np.ndarray, d_counts: np.ndarray, b_counts: np.ndarray, ai: np.ndarray, di: np.ndarray,
+                    bi: np.ndarray) -> np.ndarray:
+    """Each meeting's tuples, the three sums' counts multiplied: ``a_counts[ai] * d_counts[di] *
+    b_counts[bi]`` bit for bit, in one pass (numpy's three gathers and two products over the 26
+    million meetings of an early seven-word guess took 0.8 s of its 2.5, five arrays written)."""
+    out = np.empty(ai.shape[0])
+    for i in range(ai.shape[0]):
+        out[i] = a_counts[ai[i]] * d_counts[di[i]] * b_counts[bi[i]]
+    return out
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _linear_hash(keys: np.ndarray, i: int) -> np.uint64:
     """Row ``i``'s *linear* hash, the sum of its words times odd constants (modulo 2**64): the hash
