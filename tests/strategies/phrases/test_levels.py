@@ -51,6 +51,53 @@ def test_count_and_list_equal_brute_force(seed):
         assert {tuple(t) for t in found.sample(5, np.random.default_rng(seed)).tolist()} <= fit
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_a_count_that_keeps_no_meetings_counts_lists_and_draws_the_same(seed, monkeypatch):
+    """An exact count whose meetings are not kept (``KEPT_MEETINGS`` 0: every one) has the count,
+    the list, the words used and the draws (a few of many: drawn by weight, not from the list)
+    of one that keeps them, for the same generator: the guesses stay the same."""
+    feats, target = instance(seed, n_min=3, rows=12)
+    kept = search(feats, target)
+    monkeypatch.setattr(levels, "KEPT_MEETINGS", 0)
+    lazy = search(feats, target)
+    assert lazy.exact and lazy.count == kept.count == len(brute(feats, target))
+    assert lazy.meetings == kept.meetings
+    if not kept.count:
+        return
+    assert lazy._ends is not None and not len(lazy._meetings[0])  # (none kept: found again where asked)
+    k = max(1, kept.count // (2 * levels.LIST_FACTOR))
+    for draw in range(3):
+        assert np.array_equal(lazy.sample(k, np.random.default_rng(draw)), kept.sample(k, np.random.default_rng(draw)))
+    assert np.array_equal(lazy.all(), kept.all())
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_join_met_again_in_a_count_is_not_joined_again_and_gives_the_same(seed, monkeypatch):
+    """Searches of one count (a ``shared`` dict) whose sides and middle meet the same sums, counts
+    and target join them once (unless the join has fewer steps than sums to hash): the second
+    search runs no join and counts, lists and draws what a search alone does; under a cap below
+    those meetings it joins again and is cut short (an estimate, as alone)."""
+    feats, target = instance(seed, n_min=6, n_max=6, rows=12)
+    alone = search(feats, target)
+    if not alone.exact or not alone.meetings:
+        return
+    sides = alone._left, alone._mid, alone._right
+    keyed = levels._join_key(tuple(s.keys[-1] for s in sides), tuple(s.counts[-1] for s in sides), target) is not None
+    assert keyed == (sum(len(s.keys[-1]) for s in sides) <= len(sides[0].keys[-1]) * len(sides[1].keys[-1]))
+    joins = []
+    monkeypatch.setattr(levels, "join", lambda *a, **k: joins.append(1) or meeting.join(*a, **k))
+    shared = {}
+    first, again = (search(feats, target, shared=shared) for _ in range(2))
+    assert len(joins) == (1 if keyed else 2) and any(key[0] == "joined" for key in shared) == keyed
+    for found in (first, again):
+        assert found.exact and found.count == alone.count and found.meetings == alone.meetings
+        assert np.array_equal(found.all(), alone.all())
+        drawn = found.sample(3, np.random.default_rng(seed))
+        assert np.array_equal(drawn, alone.sample(3, np.random.default_rng(seed)))
+    capped = search(feats, target, shared=shared, max_meetings=alone.meetings - 1)
+    assert len(joins) == (2 if keyed else 3) and not capped.exact
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_searches_that_share_their_slots_rows_each_narrow_their_own(seed):
     """Spacings counted after the same answers share each slot's distinct rows under its key

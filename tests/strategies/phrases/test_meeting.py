@@ -373,3 +373,45 @@ def test_a_meetings_weights_are_numpys_products_bit_for_bit():
     expected = counts[0][rows[0]] * counts[1][rows[1]] * counts[2][rows[2]]
     assert np.array_equal(meeting.meeting_weights(*counts, *rows), expected)
     assert meeting.meeting_weights(*counts, *(r[:0] for r in rows)).shape == (0,)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_join_that_keeps_no_meetings_finds_the_same_draws_again(seed):
+    """A join whole that keeps none of its meetings (``keep``) gives the running tuples through
+    each left sum, and ``drawn_meetings`` finds from them, for uniforms over the total, the
+    meeting numpy's ``searchsorted`` over the kept meetings' cumulated weights finds (past the
+    last: the last), bit for bit: so a level search's draws, and the guesses, stay the same.
+    Counts up to 10^15 (sums past 2^53 round) and some of 1 (equal weights)."""
+    a, d, b, target = many_meetings() if seed == 0 else sides(seed)
+    rng = np.random.default_rng(seed)
+    keys = packed(a), packed(d), packed(b)
+    goal = packed(target[None])[0]
+    def weights(n):
+        return np.where(rng.random(n) < 0.3, 1.0, np.floor(rng.random(n) * 10.0 ** rng.integers(0, 6, n)) + 1)
+    counts = tuple(weights(len(k)) for k in keys)
+    kept = meeting.join(*keys, None, goal, plain_below=1 << 30, counts=counts)
+    brute = meeting.meet(*keys, None, goal, plain_below=1 << 30)  # (against a brute force: above)
+    assert kept.whole and kept.met == len(kept.left) and all(np.array_equal(x, y) for x, y in zip(kept[:3], brute[:3]))
+    if not kept.met:
+        return
+    lazy = meeting.join(*keys, None, goal, plain_below=1 << 30, counts=counts, keep=0)
+    assert lazy.whole and lazy.met == kept.met and not len(lazy.left)
+    assert np.array_equal(lazy.ends, kept.ends)
+    cum = np.cumsum(meeting.meeting_weights(*counts, *kept[:3]))
+    assert lazy.ends[-1] == cum[-1]
+    edges = cum[rng.integers(0, len(cum), 50)], [0.0, cum[-1], 2 * cum[-1]]  # (on a running sum, at and past the last)
+    u = np.sort(np.concatenate([rng.random(500) * cum[-1], *edges]))
+    at = np.minimum(np.searchsorted(cum, u, side="right"), len(cum) - 1)
+    found = meeting.drawn_meetings(*keys, build_table(keys[2]), goal, *counts, lazy.ends, u)
+    for x, y in zip(found, kept[:3]):
+        assert np.array_equal(x, y[at])
+
+
+def test_a_join_over_its_cap_is_cut_short_whether_it_keeps_its_meetings_or_not():
+    """The cap on the meetings holds as before where the meetings are not kept."""
+    a, d, b, target = many_meetings()
+    keys = packed(a), packed(d), packed(b)
+    goal = packed(target[None])[0]
+    counts = tuple(np.ones(len(k)) for k in keys)
+    for keep in (np.inf, 0):
+        assert not meeting.join(*keys, None, goal, 100_000, plain_below=1 << 30, counts=counts, keep=keep).whole

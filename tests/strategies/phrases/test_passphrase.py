@@ -596,24 +596,25 @@ else:  # the controls: the long game alone, cut off the same, and then the small
         small._play(" ".join(few[:n]), 30, float("inf"))
 kernels = [expected_cost.expected_costs]  # the end game's, then the middle game's
 kernels += ([level_walks.branches, level_walks.guide, meeting._sampled_meetings, meeting._bucketed,
-             four_way._streamed] if n == 5
+             four_way._streamed, meeting.drawn_meetings] if n == 5
             else [tuple_search.refined_matches])
 print(*(len(k.signatures) for k in kernels))
 """
 
 
-@pytest.mark.parametrize(("n_words", "mode", "compiled"), [(5, "warm", "111111"), (5, "small", "110000"),
-                                                           (5, "control", "000000"), (3, "warm", "11"),
+@pytest.mark.parametrize(("n_words", "mode", "compiled"), [(5, "warm", "1111111"), (5, "small", "1100000"),
+                                                           (5, "control", "0000000"), (3, "warm", "11"),
                                                            (3, "small", "10"), (3, "control", "00")])
 def test_a_cut_off_warm_up_still_reaches_the_end_games_kernels(root, n_words, mode, compiled):
     """Set-up's warm-up game is cut off after ``WARM_SECONDS`` (eight words' whole game took 48 s
     of set-up); a game of a few words of one length then compiles (or loads) the end game's kernels
     (listing, expected guesses), so that the first real game does not, and the same game again
     compiles the middle game's: for the level search with every count estimated, then with every
-    count sampled and joined in buckets, then with every count met as four lists; for the tuple
-    search never listed, its searches refined from the answer before (on an empty cache five and
-    eight Diceware words compiled them in their first real game, guesses of 15 and 18.6 s; three
-    words, 5.2 s; six words the four lists' kernels in their 16th game, a guess of 3.3 s).  In a fresh process: the
+    count sampled and joined in buckets, then with every count met as four lists (and a draw found
+    again in a join that kept no meeting, ``meeting.warm_join``); for the tuple search never
+    listed, its searches refined from the answer before (on an empty cache five and eight Diceware
+    words compiled them in their first real game, guesses of 15 and 18.6 s; three words, 5.2 s;
+    six words the four lists' kernels in their 16th game, a guess of 3.3 s).  In a fresh process: the
     kernels' signatures are there after the warm-up; after the small game alone (the warm-up
     before), the end game's only; after the cut-off game alone, none."""
     import subprocess

@@ -23,7 +23,7 @@ import numpy as np
 from hbs.strategies.phrases.level_sums import combine
 from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions, used_steps
 from hbs.strategies.phrases.four_way import meet_four
-from hbs.strategies.phrases.meeting import meet, meeting_weights
+from hbs.strategies.phrases.meeting import drawn_meetings, join, meeting_weights
 from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, pack, unpacked
 from hbs.strategies.phrases.rows import _Distinct, _distinct
 from hbs.strategies.phrases.sum_table import build_filter, build_table, found_rows
@@ -63,6 +63,14 @@ WORK_BUDGET = 1e7
 FEW_MEETINGS, FEW_BUDGET, FEW_STEPS = 1e5, 1e10, 2e8
 LONG_SLOTS, LONG_FEW_STEPS = 6, 6e8
 LONGER_SLOTS, LONGER_FEW_STEPS = 7, 1e9
+
+
+#: An exact count of more meetings than this keeps none where its sides were joined whole: its
+#: draws are found again (``meeting.Joined``, ``meeting.drawn_meetings``), the same ones.  A count
+#: holds at least as many tuples as meetings: this is over ``USED_MEETINGS``, ``FEW_MEETINGS``, the
+#: most a listing is carried at (``listed_search.CARRY_BELOW``) and ``LIST_FACTOR`` times a sample,
+#: so such a count is only ever drawn from (a listing finds its meetings again).
+KEPT_MEETINGS = 1 << 17
 
 
 #: Draws of the estimate: first, at most, and the hits that are enough.
@@ -147,6 +155,21 @@ def _narrowed(distinct: list[_Distinct], goal: np.ndarray) -> tuple[np.ndarray, 
                 dropped = True
         if not dropped:
             return mins, maxs
+
+
+def _join_key(keys: tuple[np.ndarray, ...], counts: tuple[np.ndarray, ...], target: np.ndarray) -> tuple | None:
+    """A join's key among a count's searches (see ``SpacingCounts``' shared dict): a digest of its
+    three sides' sums and counts and the target, or None where hashing them would take about as
+    long as the join (a sum hashed costs about a step: more sums than the join's nominal steps).
+    Spacings of a count often meet the same sums: early in a seven-word game, 12 of a guess's 38
+    joins and 9 of another's 18 (0.5 s of 1.7)."""
+    if sum(len(k) for k in keys) > len(keys[0]) * len(keys[1]):
+        return None
+    digest = hashlib.blake2b(digest_size=16)
+    for part in (*keys, *counts, target):
+        digest.update(np.array(part.shape, dtype=np.int64).tobytes())
+        digest.update(np.ascontiguousarray(part).tobytes())
+    return "joined", digest.digest()
 
 
 def _fields(packed: np.ndarray) -> np.ndarray:
@@ -283,6 +306,9 @@ class LevelSearch:
         self._count = 0.0
         self._meetings = tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
         self._weights = np.zeros(0)
+        #: an exact count's meetings not kept (see KEPT_MEETINGS): how many, the tuples met up to the
+        #: end of each left sum (meeting.Joined.ends) and the target, to find its draws again
+        self._met, self._ends, self._target = 0, None, target
         #: middle slots drawn alone rather than counted into a level (see LEVEL_BUDGET), and their
         #: distinct rows behind each meeting (``int64[meetings, deferred]``)
         self._deferred: list[int] = []
@@ -332,18 +358,31 @@ class LevelSearch:
             return
         right = self._right  # (its top level's table: built if a join of it whole asks for it)
         sides = self._left.keys[-1], self._mid.keys[-1], right.keys[-1], lambda: right.table(-1), target
+        counts = self._left.counts[-1], self._mid.counts[-1], right.counts[-1]
         # (few: not joined where surely more than a few meet, see meeting.meets_over)
         cap = min(max_meetings, FEW_MEETINGS) if few else max_meetings
-        ai, di, bi, whole = meet(*sides, cap, _few_steps(self.n) if few else np.inf, over=cap if few else None, **sizes)
-        if not whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all
+        # (a join met by another spacing of this count: the same sums, counts and target, whole)
+        key = None if few or shared is None else _join_key(sides[:3], counts, target)
+        found = shared.get(key) if key is not None else None
+        if found is None or found.met > cap:  # (over the cap: cut short, as the join would be)
+            found = join(*sides, cap, _few_steps(self.n) if few else np.inf, over=cap if few else None, **sizes,
+                         counts=counts, keep=KEPT_MEETINGS)
+            if key is not None and found.whole:
+                shared[key] = found
+        if not found.whole and few:  # more than a few: estimated, or (no draw fits) counted whole after all
             if self._estimate(target, salt, work > LOOSE_ABOVE * budget):
                 return
-            ai, di, bi, whole = meet(*sides, max_meetings, **sizes)
-        if not whole:  # (so many meetings: draws fit often, the estimate is quick)
+            found = join(*sides, max_meetings, **sizes, counts=counts, keep=KEPT_MEETINGS)
+        if not found.whole:  # (so many meetings: draws fit often, the estimate is quick)
             self._estimate(target, salt, True)
             return
+        if found.met > len(found.left):  # (not kept: see meeting.Joined)
+            self._met, self._ends = found.met, found.ends
+            self._count = float(found.ends[-1])
+            return
+        ai, di, bi = found.left, found.middle, found.right
         self._meetings = (ai, di, bi)
-        self._weights = meeting_weights(self._left.counts[-1], self._mid.counts[-1], self._right.counts[-1], ai, di, bi)
+        self._weights = meeting_weights(*counts, ai, di, bi)
         self._count = float(self._weights.sum())
 
     def _estimate(self, target: np.ndarray, salt: int, loose: bool) -> bool:
@@ -455,7 +494,7 @@ class LevelSearch:
             return [np.zeros(0, dtype=np.int64) for _ in range(self.n)]
         if self.meetings > USED_MEETINGS or not self._costly:
             return None
-        sides = ((self._left, self._meetings[0]), (self._mid, self._meetings[1]), (self._right, self._meetings[2]))
+        sides = tuple(zip((self._left, self._mid, self._right), self._kept()))
         if sum(len(side.keys[k - 1]) * len(self._distinct[side.slots[k - 1]].keys)
                for side, _ in sides for k in range(2, len(side.slots) + 1)) > USED_STEPS:
             return None
@@ -521,8 +560,17 @@ class LevelSearch:
 
     @property
     def meetings(self) -> int:
-        """How many meetings (or fitting draws) the search holds."""
-        return len(self._meetings[0])
+        """How many meetings (or fitting draws) the search holds (or found, where it keeps none)."""
+        return self._met if self._ends is not None else len(self._meetings[0])
+
+    def _kept(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The meetings, found again where they were not kept (see ``KEPT_MEETINGS``)."""
+        if self._ends is not None and not len(self._meetings[0]):
+            right = self._right
+            found = join(self._left.keys[-1], self._mid.keys[-1], right.keys[-1], right.table(-1), self._target,
+                         plain_below=np.iinfo(np.int64).max)
+            self._meetings = found[:3]
+        return self._meetings
 
     @property
     def count(self) -> int:
@@ -554,7 +602,7 @@ class LevelSearch:
     def _rows(self, meetings: np.ndarray | None, u: np.ndarray | None) -> dict[int, np.ndarray]:
         """Distinct rows of every slot along paths from the meetings ``meetings`` (one drawn path
         each, with ``u``) or along every path from every meeting (listed)."""
-        found = self._meetings if meetings is None else tuple(m[meetings] for m in self._meetings)
+        found = self._kept() if meetings is None else tuple(m[meetings] for m in self._kept())
         out = self._walked(found, u)
         if self._deferred:  # (estimated: drawn paths only)
             drawn = self._deferred_rows if meetings is None else self._deferred_rows[meetings]
@@ -620,6 +668,13 @@ class LevelSearch:
             return self.loose_sample(k, rng)
         if self.exact and self.count <= LIST_FACTOR * k:
             return from_list(self.all(), k, rng)
+        if self._ends is not None:  # (the meetings not kept: the draws' found again, the same)
+            right = self._right
+            u = np.sort(rng.random(k) * self._ends[-1])
+            found = drawn_meetings(self._left.keys[-1], self._mid.keys[-1], right.keys[-1], right.table(-1),
+                                   self._target, self._left.counts[-1], self._mid.counts[-1], right.counts[-1],
+                                   self._ends, u)
+            return self._words(self._walked(found, rng.random((k, self.n))), rng.random((k, self.n)))
         cum = np.cumsum(self._weights)
         meetings = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
         meetings.sort()

@@ -22,6 +22,7 @@ meetings come out in the plain join's order (left sum, then middle sum).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -105,27 +106,78 @@ def _scratch(words: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
 
 @njit(cache=True, nogil=True)
 def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray, target: np.ndarray,
-           max_meetings: float, b_filter: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+           max_meetings: float, b_filter: np.ndarray, keep: float, a_counts: np.ndarray, d_counts: np.ndarray,
+           b_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, int, np.ndarray]:
     """The join whole: each left sum with each middle sum, the rest looked up in ``b_table`` where
-    it passes ``b_filter`` (see ``meet``)."""
+    it passes ``b_filter`` (see ``meet``); the meetings kept while at most ``keep`` (none beyond:
+    see :class:`Joined`), how many there are, and the tuples met through each left sum (see
+    ``Joined.ends``)."""
     ai, di, bi, r1, r2 = _scratch(target.shape[0])
     n = np.int64(0)  # (not a literal zero: _grown compiles once)
+    ends = np.empty(a_keys.shape[0])
+    tuples = 0.0
     for a in range(a_keys.shape[0]):
+        ends[a] = tuples
         if not _residual_at(target, a_keys, a, r1):
             continue
-        while n + d_keys.shape[0] > ai.shape[0]:  # room for this row's meetings (not in the loop: see _bucket)
+        # room for this row's meetings (not in the loop: see _bucket)
+        while n < keep and n + d_keys.shape[0] > ai.shape[0]:
             ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
         for d in range(d_keys.shape[0]):
             if _residual_at(r1, d_keys, d, r2) and in_filter(b_filter, r2):
                 g = _lookup(b_table, b_keys, r2)
                 if g >= 0:
-                    ai[n] = a
-                    di[n] = d
-                    bi[n] = g
+                    if n < keep:
+                        ai[n] = a
+                        di[n] = d
+                        bi[n] = g
+                    tuples += a_counts[a] * d_counts[d] * b_counts[g]  # (meeting_weights' product, np.cumsum's sum)
                     n += 1
+        ends[a] = tuples
         if n > max_meetings:
-            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False
-    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True
+            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False, n, ends
+    if n > keep:
+        return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), True, n, ends
+    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True, n, ends
+
+
+@njit(cache=True, nogil=True)
+def drawn_meetings(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
+                   target: np.ndarray, a_counts: np.ndarray, d_counts: np.ndarray, b_counts: np.ndarray,
+                   ends: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The meeting of a plain join (:class:`Joined`, its meetings not kept) that each of ``u``
+    (ascending) falls in, as ``np.searchsorted(np.cumsum(weights), u, side="right")`` finds it in
+    the kept meetings' weights (``meeting_weights``; past the last, the last): the left sums the
+    draws fall in (``ends``) joined again, their running sums the same bit for bit."""
+    k = u.shape[0]
+    ai, di, bi = np.empty(k, dtype=np.int64), np.empty(k, dtype=np.int64), np.empty(k, dtype=np.int64)
+    r1, r2 = np.empty(target.shape[0], dtype=np.uint64), np.empty(target.shape[0], dtype=np.uint64)
+    m = np.searchsorted(u, ends[-1], side="left")  # (the draws past the last meeting's sum: the last meeting)
+    j = 0
+    while j < m:
+        a, first = np.searchsorted(ends, u[j], side="right"), j
+        tuples = ends[a - 1] if a > 0 else 0.0
+        _residual_at(target, a_keys, a, r1)
+        for d in range(d_keys.shape[0]):
+            if _residual_at(r1, d_keys, d, r2):
+                g = _lookup(b_table, b_keys, r2)
+                if g >= 0:
+                    tuples += a_counts[a] * d_counts[d] * b_counts[g]
+                    while j < m and u[j] < tuples:
+                        ai[j], di[j], bi[j] = a, d, g
+                        j += 1
+        if j == first:
+            raise ValueError("a draw fell in no meeting: the join's running sums differ")
+    for a in range(a_keys.shape[0] - 1, -1, -1):
+        if j == k or not _residual_at(target, a_keys, a, r1):
+            continue
+        for d in range(d_keys.shape[0] - 1, -1, -1):
+            g = _lookup(b_table, b_keys, r2) if _residual_at(r1, d_keys, d, r2) else -1
+            if g >= 0:
+                ai[j:], di[j:], bi[j:] = a, d, g
+                j = k
+                break
+    return ai, di, bi
 
 
 @njit(cache=True, nogil=True)
@@ -684,6 +736,23 @@ def _join_plan(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, targe
     return None if plan[3] == 1 else plan
 
 
+class Joined(NamedTuple):
+    """A join's meetings (:func:`meet`'s four) and, from :func:`join`, how many there are (``met``)
+    and, for a join whole given the sums' counts, the tuples met up to the end of each left sum
+    (``ends``: the running sum of ``meeting_weights`` over the meetings in order, bit for bit).
+    Such a join of over ``keep`` meetings keeps none (``left`` empty, ``whole`` True): its draws
+    are found again from ``ends`` (:func:`drawn_meetings`).  An early seven-word guess held 26
+    million meetings (38 joins of up to 2.3 million): writing them, weighing them and summing
+    the weights took twice as long as finding them."""
+
+    left: np.ndarray
+    middle: np.ndarray
+    right: np.ndarray
+    whole: bool
+    met: int = 0
+    ends: np.ndarray | None = None
+
+
 def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | Callable[[], np.ndarray] | None,
          target: np.ndarray, max_meetings: float = np.inf, max_steps: float = np.inf, bucket_sums: int = BUCKET_SUMS,
          plain_below: int = PLAIN_BELOW, over: float | None = None,
@@ -698,6 +767,17 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
     :mod:`~hbs.strategies.phrases.reach`): where none is left, none and True, whatever the caps.
     (``b_table``: ``b_keys``' table, for a right side joined whole, or what gives it when asked, or
     None: built if so; see ``BUCKET_SUMS`` and ``PLAIN_BELOW`` for the other two.)"""
+    return tuple(join(a_keys, d_keys, b_keys, b_table, target, max_meetings, max_steps, bucket_sums, plain_below, over,
+                      reach_pairs))[:4]
+
+
+def join(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray,
+         b_table: np.ndarray | Callable[[], np.ndarray] | None, target: np.ndarray, max_meetings: float = np.inf,
+         max_steps: float = np.inf, bucket_sums: int = BUCKET_SUMS, plain_below: int = PLAIN_BELOW,
+         over: float | None = None, reach_pairs: float = REACH_PAIRS,
+         counts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, keep: float = np.inf) -> Joined:
+    """:func:`meet`, as a :class:`Joined`: ``counts``, each side's sums' counts (else none: ``ends``
+    None), and ``keep``, the meetings a join whole keeps at most."""
     max_meetings, max_steps = float(max_meetings), float(max_steps)  # (one compiled signature)
     over = np.inf if over is None else float(over)
     ranges, rows = None, None
@@ -706,36 +786,42 @@ def meet(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np
         ranges = _side_ranges(a_keys, b_keys, FIELDS_PER_WORD * target.shape[0])
         rows = reachable(a_keys, d_keys, b_keys, target, *ranges)
         if not len(rows):
-            return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), True)
+            return Joined(*(np.zeros(0, dtype=np.int64) for _ in range(3)), True)
         if len(rows) < len(d_keys):  # (the meetings of the middle sums kept, in the same order)
             d_keys = d_keys[rows]
         else:
             rows = None
-    ai, di, bi, whole = _joined(a_keys, d_keys, b_keys, b_table, target, max_meetings, max_steps, bucket_sums,
-                                plain_below, over, ranges)
-    return (ai, di, bi, whole) if rows is None else (ai, rows[di], bi, whole)
+    if rows is not None:  # (kept: drawn again, they would need the middle sums as reached)
+        counts, keep = None, np.inf
+    found = _joined(a_keys, d_keys, b_keys, b_table, target, max_meetings, max_steps, bucket_sums, plain_below, over,
+                    ranges, counts, float(keep))
+    return found if rows is None else found._replace(middle=rows[found.middle])
 
 
 def _joined(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray | Callable[[], np.ndarray] | None,
             target: np.ndarray, max_meetings: float, max_steps: float, bucket_sums: int, plain_below: int, over: float,
-            ranges: tuple | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """:func:`meet` past the middle sums' reach: the join whole or in buckets."""
+            ranges: tuple | None, counts: tuple | None, keep: float) -> Joined:
+    """:func:`join` past the middle sums' reach: the join whole or in buckets."""
     plan = _join_plan(a_keys, d_keys, b_keys, target, bucket_sums, plain_below, ranges)
     if plan is None:
         if len(a_keys) * len(d_keys) > max_steps:
-            return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
+            return Joined(*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
         if b_table is None:
             b_table = build_table(b_keys)
         elif callable(b_table):
             b_table = b_table()
         if over < np.inf and meets_over(a_keys, d_keys, b_keys, b_table, target, over):
-            return (*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
+            return Joined(*(np.zeros(0, dtype=np.int64) for _ in range(3)), False)
         # a right side of PLAIN_BELOW sums or more (joined whole for its few lookups) has a table
         # out of cache: a filter turns most rests away first (the 30 slowest such joins of four
         # five-word games 1.29 s against 0.68 s, and 0.10 s to build the filters)
         b_filter = build_filter(b_keys) if len(b_keys) >= PLAIN_BELOW else _PASS_ALL
-        return _plain(a_keys, d_keys, b_keys, b_table, target, max_meetings, b_filter)
-    return _bucketed(a_keys, d_keys, b_keys, target, *plan, max_meetings, max_steps, over)
+        weighed = counts or tuple(np.ones(len(keys)) for keys in (a_keys, d_keys, b_keys))
+        ai, di, bi, whole, met, ends = _plain(a_keys, d_keys, b_keys, b_table, target, max_meetings, b_filter,
+                                              keep if counts else np.inf, *weighed)
+        return Joined(ai, di, bi, whole, met, ends if counts else None)
+    ai, di, bi, whole = _bucketed(a_keys, d_keys, b_keys, target, *plan, max_meetings, max_steps, over)
+    return Joined(ai, di, bi, whole, len(ai))
 
 
 def warm_join() -> None:
@@ -743,7 +829,14 @@ def warm_join() -> None:
     the bucketed join's kernels in a set-up, where its small warm-up games join too few sums to
     bucket them (four words of 10,000: one join, of one sum a side), rather than in a real game's
     first long join (2-5 s of compiling).  (Its pairs, 320, are over ``PLAIN_STEPS`` times the
-    right sums: they are not joined whole.)"""
+    right sums: they are not joined whole.)  Then joins them whole, keeping no meeting, and finds
+    a draw of them again (:func:`drawn_meetings`): a count of that many meetings is met only in a
+    long game."""
     rng = np.random.default_rng(0)
     a, d, b = (pack(rng.integers(0, 4, (n, 2 * FIELDS_PER_WORD)).astype(np.uint8)) for n in (40, 8, 40))
-    meet(a, d, b, None, a[0] + d[0] + b[0], plain_below=1, bucket_sums=2, reach_pairs=0)
+    target = a[0] + d[0] + b[0]
+    meet(a, d, b, None, target, plain_below=1, bucket_sums=2, reach_pairs=0)
+    counts = tuple(np.ones(len(keys)) for keys in (a, d, b))
+    table = build_table(b)
+    found = join(a, d, b, table, target, plain_below=len(b) + 1, counts=counts, keep=0)
+    drawn_meetings(a, d, b, table, target, *counts, found.ends, found.ends[-1:] / 2)
