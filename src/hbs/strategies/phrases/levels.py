@@ -563,13 +563,14 @@ class LevelSearch:
         """How many meetings (or fitting draws) the search holds (or found, where it keeps none)."""
         return self._met if self._ends is not None else len(self._meetings[0])
 
+    def _tops(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The three top levels' sums, the right one's table and the target: a join's inputs."""
+        return self._left.keys[-1], self._mid.keys[-1], self._right.keys[-1], self._right.table(-1), self._target
+
     def _kept(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The meetings, found again where they were not kept (see ``KEPT_MEETINGS``)."""
         if self._ends is not None and not len(self._meetings[0]):
-            right = self._right
-            found = join(self._left.keys[-1], self._mid.keys[-1], right.keys[-1], right.table(-1), self._target,
-                         plain_below=np.iinfo(np.int64).max)
-            self._meetings = found[:3]
+            self._meetings = join(*self._tops(), plain_below=np.iinfo(np.int64).max)[:3]
         return self._meetings
 
     @property
@@ -669,11 +670,9 @@ class LevelSearch:
         if self.exact and self.count <= LIST_FACTOR * k:
             return from_list(self.all(), k, rng)
         if self._ends is not None:  # (the meetings not kept: the draws' found again, the same)
-            right = self._right
             u = np.sort(rng.random(k) * self._ends[-1])
-            found = drawn_meetings(self._left.keys[-1], self._mid.keys[-1], right.keys[-1], right.table(-1),
-                                   self._target, self._left.counts[-1], self._mid.counts[-1], right.counts[-1],
-                                   self._ends, u)
+            counts = (side.counts[-1] for side in (self._left, self._mid, self._right))
+            found = drawn_meetings(*self._tops(), *counts, self._ends, u)
             return self._words(self._walked(found, rng.random((k, self.n))), rng.random((k, self.n)))
         cum = np.cumsum(self._weights)
         meetings = np.minimum(np.searchsorted(cum, rng.random(k) * cum[-1], side="right"), len(cum) - 1)
