@@ -89,6 +89,45 @@ def test_the_count_is_unbiased_and_the_quadruples_fit():
     assert np.std(counts) > 0  # (the split's values were drawn, not every one)
 
 
+def test_a_value_of_many_matches_lists_each_once():
+    """Lists of a few field values (0-1 over three fields): a split value's pairs meet hundreds of
+    the other half's (more than the matches' first buffer holds); over every value, the quadruples
+    found are each fitting one once, against every P pair's sum met with every Q pair's."""
+    rng = np.random.default_rng(7)
+    sizes = (60, 12, 50, 10)
+    feats = [rng.integers(0, 2, (n, 3)).astype(np.uint8) for n in sizes]
+    target = np.array([3, 4, 3])
+    sides = [(pack(f), np.ones(len(f))) for f in feats]
+    packed = pack(target[None].astype(np.uint8))[0]
+    p_sums = (feats[0][:, None, :].astype(int) + feats[1][None, :, :]).reshape(-1, 3)
+    q_sums = (feats[2][:, None, :].astype(int) + feats[3][None, :, :]).reshape(-1, 3)
+    fit = np.argwhere(((p_sums[:, None, :] + q_sums[None, :, :]) == target).all(axis=2))
+    expected = {(int(p // 12), int(p % 12), int(q // 10), int(q % 10)) for p, q in fit}
+    split = split_fields(*sides, target, pairs=40)
+    fields = split[0]
+    halves = Split(sides[0][0], sides[1][0], fields), Split(sides[2][0], sides[3][0], fields)
+    h_target = four_way._linear_hashes(packed[None, :])[0]
+    found, most = [], 0
+    for value in itertools.product(*[range(int(target[f]) + 1) for f in fields]):
+        pb, ps, qb, qs = quadruples_at(halves, np.array(value), target[fields], packed, h_target)
+        found += list(zip(pb.tolist(), ps.tolist(), qb.tolist(), qs.tolist()))
+        most = max(most, len(pb))
+    assert most > 64
+    assert len(found) == len(set(found)) and set(found) == expected
+
+
+def test_the_histograms_count_each_fields_values():
+    """Each field's rows and tuples by value, against a count field by field (eleven fields: two
+    words, the second partly used)."""
+    rng = np.random.default_rng(3)
+    feats = rng.integers(0, 128, (300, 11)).astype(np.uint8)
+    counts = rng.random(300)
+    rows, tuples = four_way._histograms(pack(feats), counts, 11)
+    for f in range(11):
+        assert (rows[f] == np.bincount(feats[:, f], minlength=128)).all()
+        assert np.allclose(tuples[f], np.bincount(feats[:, f], weights=counts, minlength=128))
+
+
 def test_a_split_is_none_where_some_field_cannot_reach_the_target():
     sides, packed, target, feats = lists(3)
     assert split_fields(*sides, target + np.array([100, 0, 0, 0, 0])) is None

@@ -26,9 +26,9 @@ import math
 import numpy as np
 from numba import njit
 
-from hbs.strategies.phrases.level_sums import _field
+from hbs.strategies.phrases.level_sums import _BYTE_FIELDS
 from hbs.strategies.phrases.meeting import _linear_hashes
-from hbs.strategies.phrases.packing import unpacked
+from hbs.strategies.phrases.packing import FIELDS_PER_WORD, unpacked
 
 #: Pairs a split value's two halves are expected to list (the fields are chosen until they are).
 SPLIT_PAIRS = 1 << 18
@@ -44,19 +44,37 @@ MOST_PAIRS = 16
 MAX_SPLIT = 8
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _bytes(keys: np.ndarray, fields: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Packed rows read as bytes (as ``level_sums._ranges`` reads them: a loop the compiler runs
+    many bytes at a time), and each of ``fields``' byte in a row."""
+    data = np.ascontiguousarray(keys)
+    flat = data.view(np.uint8).reshape(data.shape[0], FIELDS_PER_WORD * data.shape[1])
+    at = np.empty(fields.shape[0], dtype=np.int64)
+    for c in range(fields.shape[0]):
+        f = fields[c]
+        at[c] = f - f % FIELDS_PER_WORD + _BYTE_FIELDS[f % FIELDS_PER_WORD]
+    return flat, at
+
+
 @njit(cache=True, nogil=True)
 def _histograms(keys: np.ndarray, counts: np.ndarray, n_fields: int) -> tuple[np.ndarray, np.ndarray]:
     """``(float64[F, 128] rows, float64[F, 128] tuples)``: how many rows, and tuples behind them,
-    hold each value of each field."""
-    rows = np.zeros((n_fields, 128))
-    tuples = np.zeros((n_fields, 128))
-    for i in range(keys.shape[0]):
-        for f in range(n_fields):
-            x = _field(keys[i], f)
+    hold each value of each field.  (Every byte of a row counted in byte order, rows as integers,
+    the fields' histograms then taken from their bytes': 2.4 million sums of 24 fields, 0.065 s
+    field by field, 0.041 s so.)"""
+    flat, at = _bytes(keys, np.arange(n_fields))
+    width = flat.shape[1]
+    rows = np.zeros((width, 128), dtype=np.int64)
+    tuples = np.zeros((width, 128))
+    for i in range(flat.shape[0]):
+        c = counts[i]
+        for j in range(width):
+            x = flat[i, j]
             if x < 128:
-                rows[f, x] += 1.0
-                tuples[f, x] += counts[i]
-    return rows, tuples
+                rows[j, x] += 1
+                tuples[j, x] += c
+    return rows[at].astype(np.float64), tuples[at]
 
 
 def _half(big: tuple[np.ndarray, np.ndarray], small: tuple[np.ndarray, np.ndarray],
@@ -119,11 +137,12 @@ def split_fields(p_big, p_small, q_big, q_small, goal: np.ndarray, pairs: float 
 def split_keys(keys: np.ndarray, fields: np.ndarray) -> np.ndarray:
     """``int64[n]``: each sum's values in the split's fields, 7 bits each (the first lowest);
     -1 where one is over 127."""
-    out = np.zeros(keys.shape[0], dtype=np.int64)
-    for i in range(keys.shape[0]):
+    flat, at = _bytes(keys, fields)
+    out = np.zeros(flat.shape[0], dtype=np.int64)
+    for i in range(flat.shape[0]):
         k = 0
         for c in range(len(fields) - 1, -1, -1):
-            x = _field(keys[i], fields[c])
+            x = np.int64(flat[i, at[c]])
             if x > 127:
                 k = -1
                 break
@@ -147,6 +166,7 @@ def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     table_keys = np.full(1 << bits, -1, dtype=np.int64)
     table_groups = np.zeros(1 << bits, dtype=np.int32)
     group_of = np.empty(n, dtype=np.int64)
+    group_keys = np.empty(n, dtype=np.int64)
     groups = 0
     for i in range(n):
         k = keys[i]
@@ -159,8 +179,26 @@ def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         if table_keys[slot] == -1:
             table_keys[slot] = k
             table_groups[slot] = groups
+            group_keys[groups] = k
             groups += 1
         group_of[i] = table_groups[slot]
+    # the table again for the groups alone (a key is looked up per small sum and split value, and
+    # a table of the rows' size, 2^22 slots for 2.6 million rows and 50 thousand groups, missed
+    # the cache at each look)
+    bits = 1
+    while (1 << bits) < 2 * groups:
+        bits += 1
+    shift = np.uint64(64 - bits)
+    mask = (1 << bits) - 1
+    keys_of = np.full(1 << bits, -1, dtype=np.int64)
+    groups_of = np.zeros(1 << bits, dtype=np.int32)
+    for g in range(groups):
+        k = group_keys[g]
+        slot = np.int64((np.uint64(k) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
+        while keys_of[slot] != -1:
+            slot = (slot + 1) & mask
+        keys_of[slot] = k
+        groups_of[slot] = g
     starts = np.zeros(groups + 1, dtype=np.int64)
     for i in range(n):
         if group_of[i] >= 0:
@@ -174,23 +212,23 @@ def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         if g >= 0:
             order[at[g]] = i
             at[g] += 1
-    return table_keys, table_groups, starts, order
+    return keys_of, groups_of, starts, order
 
 
 @njit(cache=True, nogil=True)
-def _rests(table_keys: np.ndarray, table_groups: np.ndarray, small_fields: np.ndarray, value: np.ndarray,
-           starts: np.ndarray) -> tuple[np.ndarray, int]:
+def _rests(table_keys: np.ndarray, table_groups: np.ndarray, small_fields: np.ndarray, small_of: np.ndarray,
+           value: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, int]:
     """For each small sum, the group of big sums (see :func:`_grouped`) whose split key is its rest
-    to ``value`` in the split's fields (-1: none), and the pairs those groups make."""
-    n = small_fields.shape[0]
+    to ``value`` in the split's fields (-1: none), and the pairs those groups make.  The rests are
+    looked up once for each distinct row of ``small_fields`` (the small sums' values in the split's
+    fields; ``small_of``: each small sum's row there)."""
     bits = 0
     while (1 << bits) < table_keys.shape[0]:
         bits += 1
     shift = np.uint64(64 - bits)
     mask = table_keys.shape[0] - 1
-    group = np.full(n, -1, dtype=np.int64)
-    total = 0
-    for s in range(n):
+    rest_group = np.full(small_fields.shape[0], -1, dtype=np.int64)
+    for s in range(small_fields.shape[0]):
         k = 0
         ok = True
         for c in range(value.shape[0] - 1, -1, -1):
@@ -204,11 +242,16 @@ def _rests(table_keys: np.ndarray, table_groups: np.ndarray, small_fields: np.nd
         slot = np.int64((np.uint64(k) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
         while table_keys[slot] != -1:
             if table_keys[slot] == k:
-                g = table_groups[slot]
-                group[s] = g
-                total += starts[g + 1] - starts[g]
+                rest_group[s] = table_groups[slot]
                 break
             slot = (slot + 1) & mask
+    group = np.empty(small_of.shape[0], dtype=np.int64)
+    total = 0
+    for s in range(small_of.shape[0]):
+        g = rest_group[small_of[s]]
+        group[s] = g
+        if g >= 0:
+            total += starts[g + 1] - starts[g]
     return group, total
 
 
@@ -229,59 +272,74 @@ def _pairs(starts: np.ndarray, group: np.ndarray, total: int) -> tuple[np.ndarra
     return big, small
 
 
+#: A streamed pair's filter: ``2 ** FILTER_BITS`` bits a listed pair's table slot (at least two
+#: slots a pair), two bits a hash in one 64-bit word.  (A bit a hash in four bits a slot, and each
+#: pair listed again where its value held a match: 0.68 s the streams of an eight-word split's 220
+#: values; two bits in sixteen, one pass: see ``docs/performance.md``.)
+FILTER_BITS = 4
+
+
 @njit(cache=True, nogil=True)
 def _streamed(hashes: np.ndarray, starts: np.ndarray, group: np.ndarray, h_big: np.ndarray, h_small: np.ndarray,
               h_target: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (listed pair ``j``, streamed pair) whose linear hashes add up to ``h_target``: the
-    listed pairs' ``hashes`` in an open-addressing table by their high bits (at most half full)
-    and a bit filter four times as fine, each pair of the other half (the groups :func:`_rests`
-    found, never listed) looking its rest up.  The matches are counted, then, where there are any
-    (for most split values none), found again and listed (a loop that grew its lists as it went
-    ran three times as long).  Returns ``(j, big position, small row)`` of each match."""
+    listed pairs' ``hashes`` in an open-addressing table by their high bits (at most half full,
+    each slot holding its hash beside its pair) and a filter (see ``FILTER_BITS``), each pair of
+    the other half (the groups :func:`_rests` found, never listed) looking its rest up: a group's
+    pairs through the filter first (no branch: the survivors' places written down), then the
+    survivors in the table.  Returns ``(j, big position, small row)`` of each match, in the order
+    streamed."""
     bits = 1
     while (1 << bits) < 2 * len(hashes):
         bits += 1
     shift = np.uint64(64 - bits)
     mask = (1 << bits) - 1
-    f_shift = np.uint64(64 - bits - 2)
+    w_bits = max(1, bits + FILTER_BITS - 6)  # (the filter's words: 64 bits each)
+    w_shift, b1_shift, b2_shift = np.uint64(64 - w_bits), np.uint64(58 - w_bits), np.uint64(52 - w_bits)
+    low6, one = np.uint64(63), np.uint64(1)
     table = np.full(1 << bits, -1, dtype=np.int64)
-    bloom = np.zeros(max(1, (1 << (bits + 2)) >> 6), dtype=np.uint64)
+    table_h = np.zeros(1 << bits, dtype=np.uint64)
+    bloom = np.zeros(1 << w_bits, dtype=np.uint64)
     for j in range(len(hashes)):
-        f = hashes[j] >> f_shift
-        bloom[f >> np.uint64(6)] |= np.uint64(1) << (f & np.uint64(63))
-        slot = np.int64(hashes[j] >> shift)
+        h = hashes[j]
+        bloom[np.int64(h >> w_shift)] |= (one << ((h >> b1_shift) & low6)) | (one << ((h >> b2_shift) & low6))
+        slot = np.int64(h >> shift)
         while table[slot] >= 0:
             slot = (slot + 1) & mask
         table[slot] = j
-    out_j = np.empty(0, dtype=np.int64)
-    out_b = np.empty(0, dtype=np.int64)
-    out_s = np.empty(0, dtype=np.int64)
+        table_h[slot] = h
+    most = 0
+    for s in range(group.shape[0]):
+        if group[s] >= 0:
+            most = max(most, starts[group[s] + 1] - starts[group[s]])
+    passed = np.empty(most, dtype=np.int64)
+    out = np.empty((64, 3), dtype=np.int64)
     n = 0
-    for listing in range(2):
-        for s in range(group.shape[0]):
-            g = group[s]
-            if g < 0:
-                continue
-            rest_s = h_target - h_small[s]
-            for i in range(starts[g], starts[g + 1]):
-                rest = rest_s - h_big[i]
-                f = rest >> f_shift
-                if not (bloom[f >> np.uint64(6)] >> (f & np.uint64(63))) & np.uint64(1):
-                    continue
-                slot = np.int64(rest >> shift)
-                while table[slot] >= 0:
-                    if hashes[table[slot]] == rest:
-                        if listing:
-                            out_j[n] = table[slot]
-                            out_b[n] = i
-                            out_s[n] = s
-                        n += 1
-                    slot = (slot + 1) & mask
-        if listing or not n:
-            break
-        out_j, out_b, out_s = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-        n = 0
-    return out_j, out_b, out_s
+    for s in range(group.shape[0]):
+        g = group[s]
+        if g < 0:
+            continue
+        rest_s = h_target - h_small[s]
+        k = 0
+        for i in range(starts[g], starts[g + 1]):
+            h = rest_s - h_big[i]
+            word = bloom[np.int64(h >> w_shift)]
+            passed[k] = i
+            k += np.int64((word >> ((h >> b1_shift) & low6)) & (word >> ((h >> b2_shift) & low6)) & one)
+        for c in range(k):
+            i = passed[c]
+            rest = rest_s - h_big[i]
+            slot = np.int64(rest >> shift)
+            while table[slot] >= 0:
+                if table_h[slot] == rest:
+                    if n == out.shape[0]:
+                        grown = np.empty((2 * n, 3), dtype=np.int64)
+                        grown[:n] = out
+                        out = grown
+                    out[n, 0], out[n, 1], out[n, 2] = table[slot], i, s
+                    n += 1
+                slot = (slot + 1) & mask
+    return out[:n, 0].copy(), out[:n, 1].copy(), out[:n, 2].copy()
 
 
 class Split:
@@ -291,13 +349,14 @@ class Split:
 
     def __init__(self, big: np.ndarray, small: np.ndarray, fields: np.ndarray):
         self.table_keys, self.table_groups, self.starts, self.order = _grouped(split_keys(big, fields))
-        self.small = unpacked(small, fields)
+        _, first, self.small_of = np.unique(split_keys(small, fields), return_index=True, return_inverse=True)
+        self.small = unpacked(small[first], fields)  # (a row whose field is over 127 has no rest)
         self.big_keys, self.small_keys = big, small
         self.big_hashes, self.small_hashes = _linear_hashes(big)[self.order], _linear_hashes(small)
 
     def rests(self, value: np.ndarray) -> tuple[np.ndarray, int]:
         """Each small sum's group of big sums that makes ``value`` with it in the split's fields, and the pairs."""
-        return _rests(self.table_keys, self.table_groups, self.small, value, self.starts)
+        return _rests(self.table_keys, self.table_groups, self.small, self.small_of, value, self.starts)
 
 
 def quadruples_at(sides: tuple[Split, Split], value: np.ndarray, goal: np.ndarray, target: np.ndarray,
