@@ -550,6 +550,8 @@ spec.loader.exec_module(module)
 from hbs.strategies.phrases import passphrase
 cached = passphrase._all_cached()
 module.twice(3)
+if len(sys.argv) > 2:
+    module.inner(3)  # (an inlined kernel called alone, as a test calls one: it gets an index)
 print(cached, passphrase._compiled())
 """
 
@@ -575,6 +577,32 @@ def test_a_kernel_whose_source_changed_keeps_the_warm_up_playing(tmp_path):
     assert run() == ["True", "0"]
     source.write_text(source.read_text() + "# changed\n")
     assert run() == ["False", "1"]
+
+
+def test_an_inlined_kernels_stale_index_does_not_keep_the_warm_up_playing(tmp_path):
+    """A kernel inlined into others compiles alone only where a test calls it: its index, stale once
+    its file changed, says nothing of the games' kernels.  A module with one inlined into
+    another, in fresh processes: both called (both indexed), the source changed and only the outer
+    one called (its index current again, the inlined one's stale): the cache counts as current.
+    The control: the outer one's index stale too, it does not."""
+    import os
+    import subprocess
+    import sys
+
+    source = tmp_path / "probe.py"
+    source.write_text("from numba import njit\n\n\n@njit(cache=True, inline='always')\ndef inner(x):\n"
+                      "    return x + 1\n\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * inner(x)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(*extra: str) -> list[str]:
+        return subprocess.run([sys.executable, "-c", STALE, str(source), *extra], env=env, capture_output=True,
+                              text=True, check=True).stdout.split()
+
+    assert run("inner") == ["True", "2"]
+    source.write_text(source.read_text() + "# changed\n")
+    assert run() == ["False", "1"]  # (the control: the outer kernel's index was stale)
+    assert run() == ["True", "0"]  # (the inlined kernel's index alone is stale)
+
 
 WARM_CHECK = """
 import sys

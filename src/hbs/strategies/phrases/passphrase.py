@@ -436,9 +436,11 @@ def _all_cached() -> bool:
     """Whether numba's cache is current for every kernel of ``hbs``'s modules loaded that it holds:
     where a source file changed, its index there is stale and its kernels compile afresh, perhaps
     only in a game's later guesses.  (A kernel never cached, one inlined into others or never
-    called, has no index.  numba's own index reader; False on any doubt.)"""
+    called, has no index.  One inlined, compiled alone only where a test calls it, is left out:
+    its index went stale at the next edit of its file and kept every warm-up playing, eight
+    words' 3 s set-up 17 s.  numba's own index reader; False on any doubt.)"""
     try:
-        files = [kernel._cache._cache_file for kernel in _kernels()]
+        files = [kernel._cache._cache_file for kernel in _kernels() if kernel.targetoptions.get("inline") != "always"]
         return all(file._load_index() for file in files if os.path.exists(file._index_path))
     except Exception:  # noqa: BLE001 - another numba: the warm-up plays on
         return False
