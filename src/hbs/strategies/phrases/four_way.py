@@ -273,9 +273,9 @@ def _pairs(starts: np.ndarray, group: np.ndarray, total: int) -> tuple[np.ndarra
 
 
 #: A streamed pair's filter: ``2 ** FILTER_BITS`` bits a listed pair's table slot (at least two
-#: slots a pair), two bits a hash in one 64-bit word.  (A bit a hash in four bits a slot, and each
-#: pair listed again where its value held a match: 0.68 s the streams of an eight-word split's 220
-#: values; two bits in sixteen, one pass: see ``docs/performance.md``.)
+#: slots a pair), two bits a hash in one 64-bit word.  (The streams of an eight-word split's 220
+#: values: 0.68 s with one bit a hash in four bits a slot and a value's pairs streamed again to
+#: list its matches; 0.45-0.48 s with two bits in sixteen; 0.36 s listed in the one pass.)
 FILTER_BITS = 4
 
 
@@ -344,7 +344,8 @@ def _streamed(hashes: np.ndarray, starts: np.ndarray, group: np.ndarray, h_big: 
 
 class Split:
     """One half (a big list and a small one) for the split's fields: the big list grouped by its split
-    key, the small list's values in those fields, and both lists' linear hashes (the big list's in
+    key, the small list's distinct values in those fields (``small_of``: each small sum's row among
+    them), and both lists' linear hashes (the big list's in
     its grouped order: a value's pairs read them in runs, where read by row each was a cache miss)."""
 
     def __init__(self, big: np.ndarray, small: np.ndarray, fields: np.ndarray):
