@@ -151,6 +151,13 @@ def split_keys(keys: np.ndarray, fields: np.ndarray) -> np.ndarray:
     return out
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _home(key: int, shift: np.uint64) -> int:
+    """A split key's first slot in a table of ``2 ** (64 - shift)`` (Fibonacci hashing: the key
+    times 2^64 over the golden ratio, its high bits)."""
+    return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
+
+
 @njit(cache=True, nogil=True)
 def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rows grouped by split key (-1: none): ``(table_keys, table_groups, starts, order)``, an
@@ -173,7 +180,7 @@ def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         if k < 0:
             group_of[i] = -1
             continue
-        slot = np.int64((np.uint64(k) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
+        slot = _home(k, shift)
         while table_keys[slot] != -1 and table_keys[slot] != k:
             slot = (slot + 1) & mask
         if table_keys[slot] == -1:
@@ -194,7 +201,7 @@ def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     groups_of = np.zeros(1 << bits, dtype=np.int32)
     for g in range(groups):
         k = group_keys[g]
-        slot = np.int64((np.uint64(k) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
+        slot = _home(k, shift)
         while keys_of[slot] != -1:
             slot = (slot + 1) & mask
         keys_of[slot] = k
@@ -239,7 +246,7 @@ def _rests(table_keys: np.ndarray, table_groups: np.ndarray, small_fields: np.nd
             k = (k << 7) | r
         if not ok:
             continue
-        slot = np.int64((np.uint64(k) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
+        slot = _home(k, shift)
         while table_keys[slot] != -1:
             if table_keys[slot] == k:
                 rest_group[s] = table_groups[slot]
