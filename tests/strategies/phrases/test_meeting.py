@@ -415,3 +415,26 @@ def test_a_join_over_its_cap_is_cut_short_whether_it_keeps_its_meetings_or_not()
     counts = tuple(np.ones(len(k)) for k in keys)
     for keep in (np.inf, 0):
         assert not meeting.join(*keys, None, goal, 100_000, plain_below=1 << 30, counts=counts, keep=keep).whole
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_join_over_the_right_sums_is_the_plain_joins_bit_for_bit(seed):
+    """``_plain_by_right`` (each left sum with each right sum, the rest looked up among the middle
+    sums) gives ``_plain``'s meetings in the same order, its count and its running tuples bit for
+    bit, and the brute force's meetings; a middle of up to 300 sums (five words of bits a left
+    sum), counts of very different sizes, kept meetings cut off and a cap on the meetings."""
+    rng = np.random.default_rng(seed)
+    a, b, d, target = sides(seed)  # (the middle the larger side: the one looked up)
+    d = d[: int(rng.integers(1, len(d) + 1))]
+    target = a[rng.integers(len(a))] + d[rng.integers(len(d))] + b[rng.integers(len(b))]
+    brute = triples(a, d, b, target)
+    pa, pd, pb, goal = packed(a), packed(d), packed(b), pack(target[None].astype(np.uint8))[0]
+    counts = tuple(np.exp(rng.normal(0, 6, len(x))) for x in (a, d, b))
+    for keep, most in ((np.inf, np.inf), (len(brute) // 2, np.inf), (np.inf, len(brute) // 3)):
+        want = meeting._plain(pa, pd, pb, build_table(pb), goal, most, meeting._PASS_ALL, keep, *counts)
+        got = meeting._plain_by_right(pa, pd, pb, build_table(pd), goal, most, meeting._PASS_ALL, keep, *counts)
+        assert got[3] == want[3] and got[4] == want[4]  # (whole, and the meetings counted)
+        for w, g in zip(want[:3] + (want[5] if want[3] else want[5][:0],), got[:3] + (got[5] if got[3] else got[5][:0],)):
+            assert np.array_equal(w, g)  # (the running tuples: past a cap's left sum, never written)
+        if keep == most == np.inf:
+            assert list(zip(*(x.tolist() for x in got[:3]))) == brute

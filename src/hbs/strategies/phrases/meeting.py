@@ -149,6 +149,75 @@ def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: 
     return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True, n, ends
 
 
+#: A whole join looks its rests up among the middle sums instead, over each (left sum, right sum)
+#: pair, where the middle has this many times the right side's sums or more: early eight-word
+#: joins of 1,700 left by 4,600 middle by 1,800 right sums (12% of the pairs meeting) spent 7-14
+#: ns a (left, middle) pair.
+MIDDLE_LOOKUPS = 1.5
+
+
+def _de_bruijn() -> np.ndarray:
+    """The place of a 64-bit word's one set bit, by its product with the de Bruijn number
+    ``0x03F79D71B4CB0A89``'s top six bits."""
+    out = np.zeros(64, dtype=np.int64)
+    for i in range(64):
+        out[((1 << i) * 0x03F79D71B4CB0A89 & ((1 << 64) - 1)) >> 58] = i
+    return out
+
+
+_DE_BRUIJN = _de_bruijn()
+
+
+@njit(cache=True, nogil=True)
+def _plain_by_right(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, d_table: np.ndarray,
+                    target: np.ndarray, max_meetings: float, d_filter: np.ndarray, keep: float, a_counts: np.ndarray,
+                    d_counts: np.ndarray, b_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, int, np.ndarray]:
+    """:func:`_plain`'s join, the same outputs bit for bit, over each left sum with each right sum,
+    the rest looked up among the middle sums (``d_table``, ``d_filter``): a left sum's meetings are
+    then put in the order of their middle sums (one each: the sums of a side are distinct) before
+    they are kept and their tuples added up, as ``_plain`` finds them."""
+    ai, di, bi, r1, r2 = _scratch(target.shape[0])
+    met = np.zeros((d_keys.shape[0] + 63) // 64, dtype=np.uint64)  # a left sum's middle sums met, a bit each
+    b_of = np.empty(d_keys.shape[0], dtype=np.int64)  # and the right sum each met
+    n = np.int64(0)  # (not a literal zero: _grown compiles once)
+    ends = np.empty(a_keys.shape[0])
+    tuples = 0.0
+    for a in range(a_keys.shape[0]):
+        ends[a] = tuples
+        if not _residual_at(target, a_keys, a, r1):
+            continue
+        k = 0
+        for b in range(b_keys.shape[0]):
+            if _residual_at(r1, b_keys, b, r2) and in_filter(d_filter, r2):
+                g = _lookup(d_table, d_keys, r2)
+                if g >= 0:
+                    met[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                    b_of[g] = b
+                    k += 1
+        while n < keep and n + k > ai.shape[0]:
+            ai, di, bi = _grown(ai, n), _grown(di, n), _grown(bi, n)
+        for w in range(met.shape[0] if k else 0):  # (the middle sums met, in order: lowest bit first)
+            bits = met[w]
+            met[w] = 0
+            while bits:
+                low = bits & (~bits + np.uint64(1))
+                d = w * 64 + _DE_BRUIJN[np.int64((low * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58))]
+                bits ^= low
+                b = b_of[d]
+                if n < keep:
+                    ai[n] = a
+                    di[n] = d
+                    bi[n] = b
+                tuples += _tuples(a_counts, d_counts, b_counts, a, d, b)  # (_plain's order: np.cumsum's)
+                n += 1
+        ends[a] = tuples
+        if n > max_meetings:
+            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False, n, ends
+    if n > keep:
+        return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), True, n, ends
+    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True, n, ends
+
+
 @njit(cache=True, nogil=True)
 def drawn_meetings(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray,
                    target: np.ndarray, a_counts: np.ndarray, d_counts: np.ndarray, b_counts: np.ndarray,
@@ -823,10 +892,15 @@ def _joined(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table:
         # a right side of PLAIN_BELOW sums or more (joined whole for its few lookups) has a table
         # out of cache: a filter turns most rests away first (the 30 slowest such joins of four
         # five-word games 1.29 s against 0.68 s, and 0.10 s to build the filters)
-        b_filter = build_filter(b_keys) if len(b_keys) >= PLAIN_BELOW else _PASS_ALL
         weighed = counts or tuple(np.ones(len(keys)) for keys in (a_keys, d_keys, b_keys))
-        ai, di, bi, whole, met, ends = _plain(a_keys, d_keys, b_keys, b_table, target, max_meetings, b_filter,
-                                              keep if counts else np.inf, *weighed)
+        if len(d_keys) >= MIDDLE_LOOKUPS * len(b_keys):
+            d_filter = build_filter(d_keys) if len(d_keys) >= PLAIN_BELOW else _PASS_ALL
+            ai, di, bi, whole, met, ends = _plain_by_right(a_keys, d_keys, b_keys, build_table(d_keys), target,
+                                                           max_meetings, d_filter, keep if counts else np.inf, *weighed)
+        else:
+            b_filter = build_filter(b_keys) if len(b_keys) >= PLAIN_BELOW else _PASS_ALL
+            ai, di, bi, whole, met, ends = _plain(a_keys, d_keys, b_keys, b_table, target, max_meetings, b_filter,
+                                                  keep if counts else np.inf, *weighed)
         return Joined(ai, di, bi, whole, met, ends if counts else None)
     ai, di, bi, whole = _bucketed(a_keys, d_keys, b_keys, target, *plan, max_meetings, max_steps, over)
     return Joined(ai, di, bi, whole, len(ai))
