@@ -624,14 +624,14 @@ else:  # the controls: the long game alone, cut off the same, and then the small
         small._play(" ".join(few[:n]), 30, float("inf"))
 kernels = [expected_cost.expected_costs]  # the end game's, then the middle game's
 kernels += ([level_walks.branches, level_walks.guide, meeting._sampled_meetings, meeting._bucketed,
-             four_way._streamed, meeting.drawn_meetings] if n == 5
+             four_way._streamed, meeting.drawn_meetings, meeting._plain_by_right] if n == 5
             else [tuple_search.refined_matches])
 print(*(len(k.signatures) for k in kernels))
 """
 
 
-@pytest.mark.parametrize(("n_words", "mode", "compiled"), [(5, "warm", "1111111"), (5, "small", "1100000"),
-                                                           (5, "control", "0000000"), (3, "warm", "11"),
+@pytest.mark.parametrize(("n_words", "mode", "compiled"), [(5, "warm", "11111111"), (5, "small", "11000000"),
+                                                           (5, "control", "00000000"), (3, "warm", "11"),
                                                            (3, "small", "10"), (3, "control", "00")])
 def test_a_cut_off_warm_up_still_reaches_the_end_games_kernels(root, n_words, mode, compiled):
     """Set-up's warm-up game is cut off after ``WARM_SECONDS`` (eight words' whole game took 48 s

@@ -913,7 +913,8 @@ def warm_join() -> None:
     first long join (2-5 s of compiling).  (Its pairs, 320, are over ``PLAIN_STEPS`` times the
     right sums: they are not joined whole.)  Then joins them whole, keeping no meeting, and finds
     a draw of them again (:func:`drawn_meetings`): a count of that many meetings is met only in a
-    long game."""
+    long game; and joins them whole once more with the middle the larger side, as early seven-
+    and eight-word joins are."""
     rng = np.random.default_rng(0)
     a, d, b = (pack(rng.integers(0, 4, (n, 2 * FIELDS_PER_WORD)).astype(np.uint8)) for n in (40, 8, 40))
     target = a[0] + d[0] + b[0]
@@ -922,3 +923,5 @@ def warm_join() -> None:
     table = build_table(b)
     found = join(a, d, b, table, target, plain_below=len(b) + 1, counts=counts, keep=0)
     drawn_meetings(a, d, b, table, target, *counts, found.ends, found.ends[-1:] / 2)
+    # and whole again with the middle the larger side (looked up: ``_plain_by_right``)
+    join(a, b, d, build_table(d), target, plain_below=len(b) + 1, counts=(counts[0], counts[2], counts[1]), keep=0)
