@@ -112,6 +112,14 @@ def _tuples(a_counts: np.ndarray, d_counts: np.ndarray, b_counts: np.ndarray, a:
     return a_counts[a] * d_counts[d] * b_counts[b]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _outcome(ai: np.ndarray, di: np.ndarray, bi: np.ndarray, whole: bool, n: int, kept: int,
+             ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, int, np.ndarray]:
+    """A whole join's outcome: its first ``kept`` meetings (all of them, or none), whether it ran
+    to the end, how many met, and the running tuples by left sum."""
+    return ai[:kept].copy(), di[:kept].copy(), bi[:kept].copy(), whole, n, ends
+
+
 @njit(cache=True, nogil=True)
 def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: np.ndarray, target: np.ndarray,
            max_meetings: float, b_filter: np.ndarray, keep: float, a_counts: np.ndarray, d_counts: np.ndarray,
@@ -143,10 +151,8 @@ def _plain(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, b_table: 
                     n += 1
         ends[a] = tuples
         if n > max_meetings:
-            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False, n, ends
-    if n > keep:
-        return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), True, n, ends
-    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True, n, ends
+            return _outcome(ai, di, bi, False, n, 0, ends)
+    return _outcome(ai, di, bi, True, n, n if n <= keep else 0, ends)
 
 
 #: A whole join looks its rests up among the middle sums instead, over each (left sum, right sum)
@@ -212,10 +218,8 @@ def _plain_by_right(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, 
                 n += 1
         ends[a] = tuples
         if n > max_meetings:
-            return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False, n, ends
-    if n > keep:
-        return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), True, n, ends
-    return ai[:n].copy(), di[:n].copy(), bi[:n].copy(), True, n, ends
+            return _outcome(ai, di, bi, False, n, 0, ends)
+    return _outcome(ai, di, bi, True, n, n if n <= keep else 0, ends)
 
 
 @njit(cache=True, nogil=True)
