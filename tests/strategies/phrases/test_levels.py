@@ -286,6 +286,21 @@ def test_an_estimate_none_of_whose_draws_fit_stops_drawing_early(monkeypatch):
     assert (rare_again.count, rare_again.draws) == (hit.count, hit.draws)
 
 
+def test_an_estimate_stops_at_the_first_round_that_draws_its_hits(monkeypatch):
+    """``enough_hits`` (``Settings.estimate_hits``: eight words stop at 2,000): an estimate draws
+    rounds, each three times all before it, until that many draws fit.  Rounds of 64 here: five
+    slots where about three draws in four fit stop at the first round for 40 hits, and draw 16,384
+    for the default's 4,000; both counts near the brute force's."""
+    monkeypatch.setattr(levels, "DRAWS", 64)
+    for seed in (1, 5, 19, 34):
+        feats, target = instance(900 + seed, n_min=5, n_max=5, rows=8, value=3, fields=3)
+        fit = len(brute(feats, target))
+        few, many = search(feats, target, budget=0, enough_hits=40), search(feats, target, budget=0)
+        assert not few.exact and not many.exact
+        assert few.draws == 64 and many.draws == 64 * 4**4  # (64, then 192, 768, 3,072, 12,288)
+        assert abs(few.count - fit) <= 0.25 * fit and abs(many.count - fit) <= 0.02 * fit
+
+
 def test_an_estimated_search_refuses_to_list():
     feats, target = instance(3, n_min=4, n_max=6, rows=7, value=3, fields=3)
     with pytest.raises(ValueError, match="cannot list"):

@@ -314,6 +314,39 @@ def test_a_guess_counts_a_few_loose_spacings_then_is_drawn_out(monkeypatch, root
     assert most[10**9] > 4, most
 
 
+def test_the_settings_hits_stop_every_estimate_of_a_game(monkeypatch, root):
+    """``Settings.estimate_hits`` reaches each estimated count of a game (``SpacingCounts.search``):
+    five words, every count estimated, rounds of 64 draws; with one hit enough every estimate that
+    hit stops at its first round, where with the default (the control) some draw on.  Eight words
+    take 2,000 hits and 6·10^6 draws a guess by default, other lengths 4,000 and 1.2·10^7; what a
+    caller sets is kept."""
+    from hbs.strategies.phrases import levels
+    from hbs.strategies.phrases.settings import ESTIMATE_HITS, GUESS_DRAWS
+
+    eight, seven = Settings().for_words(8), Settings().for_words(7)
+    assert (eight.estimate_hits, eight.guess_draws) == (ESTIMATE_HITS[8], GUESS_DRAWS[8]) == (2000, 6e6)
+    assert (seven.estimate_hits, seven.guess_draws) == (levels.ENOUGH_HITS, 1.2e7)
+    assert Settings(estimate_hits=7, guess_draws=0).for_words(8) == Settings(estimate_hits=7, guess_draws=0)
+    monkeypatch.setattr(levels, "WORK_BUDGET", 100)
+    monkeypatch.setattr(levels, "FEW_BUDGET", 100)  # (every count estimated, however few fit,
+    monkeypatch.setattr(counting, "CARRY_BELOW", -1)  # and none carried listed: see listed_search)
+    monkeypatch.setattr(levels, "DRAWS", 64)
+    rng = random.Random(4)
+    words = tuple(sorted(rng.sample([w for w in load_words(root / "data" / "words.txt") if 3 <= len(w) <= 6], 40)))
+    secret = " ".join(rng.choice(words) for _ in range(5))
+    found, draws = recorded(monkeypatch, counting.SpacingCounts, "search"), {}
+    for hits in (1, None):
+        start = len(found)
+        breaker, history = PhraseBreaker(PhraseGame(words, 5), settings=Settings(estimate_hits=hits)), []
+        for _ in range(4):  # (the first guesses: the counts estimated)
+            guess = breaker.guess(tuple(history)).text
+            history.append((guess, *grade(guess, secret)))
+        draws[hits] = [s.draws for s in found[start:] if isinstance(s, levels.LevelSearch) and not s.exact
+                       and not s.loose and not s.four_lists]
+    assert draws[1] and set(draws[1]) == {64}
+    assert draws[None] and max(draws[None]) > 64
+
+
 def test_a_drawn_out_count_reads_the_spacing_and_the_game_goes_on(monkeypatch, root):
     """Five words with every count estimated and a guess's draws capped at none
     (``Settings.guess_draws`` 0): a count stops after its first spacings, and the guess is then

@@ -176,7 +176,8 @@ class SpacingCounts:
             sharing = {} if used is not None else dict(shared=self._shared, slot_keys=fields.keys,
                                                         slot_orders=fields.orders)
             search = self.searcher(fields.slots, fields.target, slot_words=slots, lengths=lengths,
-                                   salt=len(state.observations), max_meetings=max_meetings, **sharing)
+                                   salt=len(state.observations), max_meetings=max_meetings,
+                                   enough_hits=self.settings.estimate_hits, **sharing)
             if search.exact and search.count <= CARRY_BELOW:
                 listed = search.all()
                 if used is not None:  # (positions among the class's words)

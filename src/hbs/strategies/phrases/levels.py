@@ -73,7 +73,8 @@ LONGER_SLOTS, LONGER_FEW_STEPS = 7, 1e9
 KEPT_MEETINGS = 1 << 17
 
 
-#: Draws of the estimate: first, at most, and the hits that are enough.
+#: Draws of the estimate: first, at most, and the hits that are enough (by default: eight words
+#: stop at fewer, ``settings.ESTIMATE_HITS``).
 DRAWS, MAX_DRAWS, ENOUGH_HITS = 1 << 16, 1 << 21, 4000
 
 
@@ -290,8 +291,9 @@ class LevelSearch:
     def __init__(self, slots: list[np.ndarray], target: np.ndarray, slot_words: list[np.ndarray] | None = None,
                  lengths: np.ndarray | None = None, budget: float | None = None, salt: int = 0,
                  max_meetings: float = np.inf, shared: dict | None = None, slot_keys: tuple | None = None,
-                 slot_orders: list | None = None):
+                 slot_orders: list | None = None, enough_hits: int = ENOUGH_HITS):
         self.slot_words, self.lengths = slot_words, lengths
+        self._enough_hits = enough_hits  # (see _estimate)
         self.n = len(slots)
         self.exact = True
         self.loose = False  # estimated with no fitting draw: samples are loose (see sample)
@@ -417,7 +419,7 @@ class LevelSearch:
             hit = b >= 0
             found.append((a[hit], m[hit], e[hit], b[hit]))
             hits += len(found[-1][0])
-            if hits >= ENOUGH_HITS or drawn >= MAX_DRAWS or (not hits and drawn >= FUTILE_DRAWS):
+            if hits >= self._enough_hits or drawn >= MAX_DRAWS or (not hits and drawn >= FUTILE_DRAWS):
                 break
             draws = 3 * drawn
         self.draws += drawn

@@ -57,7 +57,7 @@ class PhraseBreaker:
         """``searcher``: the search class (default: :class:`TupleSearch` up to ``TUPLE_WORDS`` words,
         :class:`LevelSearch` beyond)."""
         self.game, self.n, self.seed = game, game.n_words, seed
-        self.settings = settings or Settings()
+        self.settings = (settings or Settings()).for_words(self.n)
         decline(game)
         keep_freed_memory()  # (a guess's arrays reused, not faulted in afresh: see allocator)
         if searcher is None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hbs.core.games import PhraseGame
 from hbs.errors import UnsupportedGame
 from hbs.strategies.phrases.alphabet import Alphabet
+from hbs.strategies.phrases.levels import ENOUGH_HITS
 
 
 @dataclass
@@ -23,8 +24,10 @@ class Settings:
     max_counted: int = 1000
     # an estimated count's draws a guess at most, all spacings (an estimate of four rounds draws
     # millions); once over, the spacings left keep their estimated counts and the guess reads the
-    # spacing: eight words would otherwise spend tens of seconds on one guess
-    guess_draws: float = 1.2e7
+    # spacing: eight words would otherwise spend tens of seconds on one guess; None: ``GUESS_DRAWS``
+    guess_draws: float | None = None
+    # the draws that fit (hits) an estimate stops at, once a round has drawn them; None: ``ESTIMATE_HITS``
+    estimate_hits: int | None = None
     # loose counts (no draw fitted) a guess at most, then as drawn out: each says nothing of its
     # spacing's phrases, and counting more costs their levels (once a futile estimate stopped at a
     # quarter of its draws, an eight-word guess counted seven and took 25 s, where three had drawn
@@ -73,6 +76,13 @@ class Settings:
     # eight Diceware words 889 guesses against 940 over 40 phrases (seeds 21-30), about as fast
     joint_middle: bool = True
 
+    def for_words(self, n: int) -> Settings:
+        """These settings with ``guess_draws`` and ``estimate_hits``, where None, set for phrases of
+        ``n`` words (``GUESS_DRAWS``, ``ESTIMATE_HITS``)."""
+        draws, hits = self.guess_draws, self.estimate_hits
+        return replace(self, guess_draws=GUESS_DRAWS.get(n, 1.2e7) if draws is None else draws,
+                       estimate_hits=ESTIMATE_HITS.get(n, ENOUGH_HITS) if hits is None else hits)
+
 
 #: The largest word lists measured to play every game within a 4 GB worker and the default time
 #: budgets, by words a phrase; a larger list is declined in setup, one line naming the limit.
@@ -93,6 +103,16 @@ FIRST_LETTERS = {1: float("inf"), 2: float("inf"), 3: 40_000}
 #: took 23.1 guesses a phrase with 6000 against 24.3 (24 phrases; docs/performance.md, "Six bits a
 #: guess"); seven and six words no fewer with 3000 or 6000.
 LEVEL_SAMPLE = {8: 6000}
+#: An estimate's hits that are enough (``Settings.estimate_hits``) and a guess's draws at most
+#: (``Settings.guess_draws``), by words a phrase; ``levels.ENOUGH_HITS`` (4,000) and 1.2·10^7
+#: otherwise.  Eight words' estimates rarely hit 4,000 in their first round of 65,536 draws: early
+#: guesses drew 12 million, 2.5-5 s a guess, half of it drawing.  With half the hits and half the
+#: draws a guess, eight Diceware words took 1673 guesses against 1681 over 80 phrases (seeds
+#: 21-40), 7% less time, their slowest early guesses about halved (4.9-5.1 s to 2.4-2.6 s).  Seven
+#: words' estimates mostly stop at their first round, and half the draws a guess counted fewer
+#: spacings: 656 guesses against 638 over seeds 21-30 (docs/performance.md, "Six bits a guess").
+ESTIMATE_HITS = {8: 2000}
+GUESS_DRAWS = {8: 6e6}
 #: The game's range (seven and eight words: a middle of three or four slots, whose levels past the
 #: second are drawn rather than counted in the middle of a game, see ``levels.LEVEL_BUDGET``).
 MAX_PHRASE_WORDS = 8
