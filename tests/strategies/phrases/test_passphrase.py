@@ -637,6 +637,35 @@ def test_an_inlined_kernels_stale_index_does_not_keep_the_warm_up_playing(tmp_pa
     assert run() == ["True", "0"]  # (the inlined kernel's index alone is stale)
 
 
+
+def test_a_callees_index_left_stale_by_a_reverted_edit_does_not_keep_the_warm_up_playing(tmp_path):
+    """A kernel called by another (not inlined) compiles into it; its own index is refreshed only
+    where it compiles.  An edit that moves the caller (numba names an index by the kernel's line)
+    compiles both, the callee's index now that of the edit; reverted, the caller's old index is
+    current and it loads, so the callee never compiles and its index stays stale for good
+    (``level_sums._bucket`` under ``_by_buckets`` after an A/B of ``_bucket``: eight words' set-up
+    7 s took 20 s).  Fresh processes: the original compiled, the edit compiled (the control: a stale
+    callee whose caller's index is not current keeps it playing), the original again: current."""
+    import os
+    import subprocess
+    import sys
+
+    source = tmp_path / "probe.py"
+    original = ("from numba import njit\n\n\n@njit(cache=True)\ndef inner(x):\n    return x + 1\n\n\n"
+                "@njit(cache=True)\ndef twice(x):\n    return 2 * inner(x)\n")
+    edited = original.replace("\n\n\n@njit(cache=True)\ndef twice", "\n\n\n\n@njit(cache=True)\ndef twice")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(text: str, *extra: str) -> list[str]:
+        source.write_text(text)
+        return subprocess.run([sys.executable, "-c", STALE, str(source), *extra], env=env, capture_output=True,
+                              text=True, check=True).stdout.split()
+
+    assert run(original, "inner") == ["True", "2"]
+    assert run(edited) == ["False", "2"]  # (the control: the callee's index stale, the caller's new one absent)
+    assert run(original) == ["True", "0"]  # (the caller's index current: the callee's stale one is left out)
+
+
 WARM_CHECK = """
 import sys
 from hbs.core.games import PhraseGame

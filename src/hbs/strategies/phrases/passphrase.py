@@ -435,15 +435,31 @@ def _compiled() -> int:
 def _all_cached() -> bool:
     """Whether numba's cache is current for every kernel of ``hbs``'s modules loaded that it holds:
     where a source file changed, its index there is stale and its kernels compile afresh, perhaps
-    only in a game's later guesses.  (A kernel never cached, one inlined into others or never
-    called, has no index.  One inlined, compiled alone only where a test calls it, is left out:
-    its index went stale at the next edit of its file and kept every warm-up playing, eight
-    words' 3 s set-up 17 s.  numba's own index reader; False on any doubt.)"""
+    only in a game's later guesses.  (A kernel never cached, or never called, has no index.  One
+    called by another whose index is current is left out: it compiled afresh into that one, and
+    its own index, written only where a test called it alone, went stale at the next edit of its
+    file and kept every warm-up playing: eight words' set-up 7 s took 17-20 s, for inlined kernels
+    first, then for ``level_sums._bucket`` and the other kernels ``_by_buckets`` calls, after an
+    edit of ``_bucket`` tried and reverted.  One also called alone late in a game would then compile
+    there, once.  numba's own index reader; False on any doubt.)"""
     try:
-        files = [kernel._cache._cache_file for kernel in _kernels() if kernel.targetoptions.get("inline") != "always"]
-        return all(file._load_index() for file in files if os.path.exists(file._index_path))
+        kernels = _kernels()
+        current = {}
+        for kernel in kernels:
+            file = kernel._cache._cache_file
+            current[kernel] = bool(file._load_index()) if os.path.exists(file._index_path) else None
+        compiled_into = {callee for caller in kernels if current[caller] for callee in _called(caller)}
+        return all(current[kernel] is not False or kernel in compiled_into for kernel in kernels)
     except Exception:  # noqa: BLE001 - another numba: the warm-up plays on
         return False
+
+
+def _called(kernel) -> list:
+    """The kernels ``kernel`` calls by a name of its module (compiled into it)."""
+    from numba.core.dispatcher import Dispatcher
+
+    names, space = kernel.py_func.__code__.co_names, kernel.py_func.__globals__
+    return [space[name] for name in names if isinstance(space.get(name), Dispatcher)]
 
 
 def _seed(seed: int, key: tuple) -> int:
