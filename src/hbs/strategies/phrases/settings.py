@@ -109,8 +109,8 @@ LEVEL_SAMPLE = {8: 6000}
 #: guesses drew 12 million, 2.5-5 s a guess, half of it drawing.  With half the hits and half the
 #: draws a guess, eight Diceware words took 1673 guesses against 1681 over 80 phrases (seeds
 #: 21-40), 7% less time, their slowest early guesses about halved (4.9-5.1 s to 2.4-2.6 s).  Seven
-#: words' estimates mostly stop at their first round, and half the draws a guess counted fewer
-#: spacings: 656 guesses against 638 over seeds 21-30 (docs/performance.md, "Six bits a guess").
+#: words took more guesses: 656 against 638 over seeds 21-30 with both halved, 649 with the hits
+#: alone (docs/performance.md, "Six bits a guess").
 ESTIMATE_HITS = {8: 2000}
 GUESS_DRAWS = {8: 6e6}
 #: The game's range (seven and eight words: a middle of three or four slots, whose levels past the
