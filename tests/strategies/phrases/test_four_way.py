@@ -184,3 +184,28 @@ def test_the_four_lists_give_the_same_count_for_the_same_inputs():
     a, b = (LevelSearch(packed, goal, budget=0) for _ in range(2))
     assert not a.loose and a.count == b.count and a.meetings == b.meetings
     assert (_fields(goal[None])[0][:12] == target).all()
+
+
+def test_the_split_keys_filter_holds_every_key_and_few_others():
+    """``_grouped``'s filter (``PRESENT_BITS`` a table slot) passes every key a big sum holds, so
+    that ``_rests`` misses none (the brute-force tests above), and few that none holds: the table
+    is read only for those."""
+    rng = np.random.default_rng(5)
+    keys = rng.integers(0, 1 << 40, 200_000)
+    keys[rng.random(len(keys)) < 0.1] = -1  # (a sum over 127 in a field: no key)
+    table, present, starts, order = four_way._grouped(keys)
+    bits = int(np.log2(len(table))) + four_way.PRESENT_BITS
+
+    def passes(k):
+        bit = (k.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits)
+        return ((present[(bit >> np.uint64(6)).astype(np.int64)] >> (bit & np.uint64(63))) & np.uint64(1)).astype(bool)
+
+    held = np.unique(keys[keys >= 0])
+    assert len(held) == len(starts) - 1
+    assert passes(held).all()
+    others = np.setdiff1d(rng.integers(0, 1 << 40, 100_000), held)
+    assert passes(others).mean() < 2.0 ** -four_way.PRESENT_BITS
+    # the table itself: each key's group holds exactly its rows, in ascending order
+    for slot in np.flatnonzero(table[:, 0] >= 0)[:200]:
+        k, g = table[slot]
+        assert np.array_equal(order[starts[g]:starts[g + 1]], np.flatnonzero(keys == k))
