@@ -438,3 +438,30 @@ def test_a_join_over_the_right_sums_is_the_plain_joins_bit_for_bit(seed):
             assert np.array_equal(w, g)  # (the running tuples: past a cap's left sum, never written)
         if keep == most == np.inf:
             assert list(zip(*(x.tolist() for x in got[:3]))) == brute
+
+
+@pytest.mark.parametrize("fields, high, bucket_sums, packed_test", [
+    (12, 2, 1, False),  # twelve bucket fields: over the eight a word's bytes hold, tested field by field
+    (12, 3, 1, True),  # seven: a byte each, tested at once
+    (6, 40, 1, None),  # groups whose rest is below zero in a bucket field: tested field by field
+])
+def test_a_middle_sums_bucket_is_found_with_its_digits_a_byte_each_or_field_by_field(fields, high, bucket_sums,
+                                                                                    packed_test):
+    """``_group_join`` names a middle sum's bucket from its digits packed a byte each (one
+    subtraction and two masks for every field) where the bucket fields are at most eight and a
+    group's rests are not below zero, field by field otherwise: either way the brute force's
+    meetings."""
+    rng = np.random.default_rng(fields * high)
+    a = np.unique(rng.integers(0, high, (500, fields)), axis=0)
+    d = np.unique(rng.integers(0, high, (15, fields)), axis=0)
+    b = np.unique(rng.integers(0, high, (500, fields)), axis=0)
+    target = a[3] + d[5] + b[7]
+    keys = packed(a), packed(d), packed(b)
+    goal = packed(target[None])[0]
+    chosen = meeting._plan(*keys, goal, bucket_sums)[0]
+    if packed_test is not None:
+        assert (len(chosen) <= 8) == packed_test
+    else:
+        assert len(chosen) <= 8 and (a[:, chosen] > (target - b.min(axis=0))[chosen]).any()
+    found = meeting.meet(*keys, None, goal, bucket_sums=bucket_sums, plain_below=0)
+    assert found[3] and list(zip(*(x.tolist() for x in found[:3]))) == triples(a, d, b, target)

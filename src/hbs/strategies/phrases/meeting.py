@@ -416,8 +416,9 @@ def _pruned(need: np.ndarray, d: int, group: np.ndarray, b_ranges: np.ndarray, v
 
 @njit(cache=True, nogil=True)
 def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: np.ndarray,
-                d_keys: np.ndarray, d_code: np.ndarray, d_hashes: np.ndarray, b_sorted: np.ndarray,
-                b_hashes: np.ndarray, b_first: np.ndarray, target: np.ndarray, t_hash: np.uint64, chosen: np.ndarray,
+                d_keys: np.ndarray, d_code: np.ndarray, d_packed: np.ndarray, d_place: np.ndarray,
+                d_hashes: np.ndarray, b_sorted: np.ndarray, b_hashes: np.ndarray, b_first: np.ndarray,
+                target: np.ndarray, t_hash: np.uint64, chosen: np.ndarray,
                 place: np.ndarray, radix: np.ndarray, b_least: np.ndarray, tables: np.ndarray, filt: np.ndarray,
                 meta: np.ndarray, a_tables: np.ndarray, a_filt: np.ndarray, a_meta: np.ndarray, ai: np.ndarray,
                 di: np.ndarray, bi: np.ndarray, n: int, steps: int, max_steps: float, rest: np.ndarray,
@@ -432,22 +433,45 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
     left sums in the bucket's (``meta``), or the bucket's right sums in the group's (``a_meta``);
     those whose rest passes the filter are found in a loop without a branch (``_passing``), then
     looked up.  The meetings of one middle sum come in no order (``_by_left`` orders them).
+    A middle sum's bucket is named from its chosen fields' codes (``d_code``), or where there are
+    at most eight and the group's rests are not below zero, from those codes a byte each
+    (``d_packed``) and their place (``d_place``): every digit tested at once, no branch a field
+    (a late eight-word join, 2.7·10^8 middle sums looked at for 3,803 groups: 1.84 s to 1.14 s).
     (A kernel that never replaces an array: see ``level_sums._bucket``; ``rest``, ``kept``:
     scratch, ``rest`` the target's chosen fields less the group's.)"""
     n_chosen = chosen.shape[0]
+    packed = n_chosen <= 8 and d_packed.shape[0] > 0  # the digits a byte each, tested at once (below)
+    r_packed, r_place, guards, lifts = np.uint64(0), 0, np.uint64(0), np.uint64(0)
     for c in range(n_chosen):
         rest[c] = _field(target, chosen[c]) - _field(a_sorted[lo], chosen[c]) - b_least[chosen[c]]
+        packed &= 0 <= rest[c] <= 127 and radix[c] <= 128
+        if packed:
+            at = np.uint64(8 * c)
+            r_packed |= np.uint64(rest[c]) << at
+            guards |= np.uint64(0x80) << at
+            lifts |= np.uint64(128 - radix[c]) << at
+            r_place += rest[c] * place[c]
+    r_packed |= guards
     for d in range(d_from, d_keys.shape[0]):
         if steps > max_steps:
             return n, d, steps
         steps += 1
         v = 0  # the bucket of the rest (target less the group's fields and the middle sum's)
-        for c in range(n_chosen):
-            digit = rest[c] - d_code[d, c]
-            if digit < 0 or digit >= radix[c]:
-                v = -1
-                break
-            v += digit * place[c]
+        if packed:
+            # each byte's digit is rest - code (no borrow: its guard bit stays set) and below the
+            # radix (digit + 128 - radix leaves the guard bit clear): the bucket is then the
+            # rest's place less the code's
+            digits = r_packed - d_packed[d]
+            if (digits & guards) != guards or (((digits & ~guards) + lifts) & guards) != 0:
+                continue
+            v = r_place - d_place[d]
+        else:
+            for c in range(n_chosen):
+                digit = rest[c] - d_code[d, c]
+                if digit < 0 or digit >= radix[c]:
+                    v = -1
+                    break
+                v += digit * place[c]
         if v < 0 or meta[v, 1] == 0:
             continue
         if _pruned(need, d, group_ranges[group], b_ranges, v):  # (its steps counted all the same)
@@ -675,9 +699,16 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
     a_sorted, a_hashes = _sorted(a_keys, a_where)
     a_tables, a_filt, a_meta = _tables(a_hashes, a_first)  # (each group's, as the buckets')
     d_code = np.empty((d_keys.shape[0], chosen.shape[0]), dtype=np.int64)  # the middle sums' chosen fields
+    d_packed = np.zeros(d_keys.shape[0], dtype=np.uint64)  # ... a byte each (up to 8), and their place
+    d_place = np.zeros(d_keys.shape[0], dtype=np.int64)
     for d in range(d_keys.shape[0]):
         for c in range(chosen.shape[0]):
             d_code[d, c] = _field(d_keys[d], chosen[c])
+            if c < 8:
+                d_packed[d] |= np.uint64(d_code[d, c]) << np.uint64(8 * c)
+            d_place[d] += d_code[d, c] * place[c]
+    if d_code.size and d_code.max() > 127:  # (a byte's borrow would reach the next: no packed test)
+        d_packed = d_packed[:0]
     d_hashes = _linear_hashes(d_keys)
     t_hash = _linear_hashes(target.reshape(1, -1))[0]
     ai, di, bi, _, _ = _scratch(target.shape[0])
@@ -693,8 +724,9 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
         lo, hi = a_first[group], a_first[group + 1]
         d = np.int64(0)
         while lo < hi and d < d_keys.shape[0]:
-            n, d, steps = _group_join(group, lo, hi, d, a_sorted, a_hashes, d_keys, d_code, d_hashes, b_sorted,
-                                      b_hashes, b_first, target, t_hash, chosen, place, radix, b_least, tables, filt,
+            n, d, steps = _group_join(group, lo, hi, d, a_sorted, a_hashes, d_keys, d_code, d_packed, d_place,
+                                      d_hashes, b_sorted, b_hashes, b_first, target, t_hash, chosen, place, radix,
+                                      b_least, tables, filt,
                                       meta, a_tables, a_filt, a_meta, ai, di, bi, n, steps, max_steps, rest, kept,
                                       need, group_ranges, b_ranges)
             if n > max_meetings or steps > max_steps:
