@@ -275,7 +275,7 @@ def _rests(table: np.ndarray, present: np.ndarray, small_fields: np.ndarray, sma
     flat = table.reshape(-1)
     for i in range(n):
         if i + AHEAD < n:
-            prefetch(flat, 2 * _home(passed_keys[i + AHEAD], shift))
+            prefetch(flat, table.shape[1] * _home(passed_keys[i + AHEAD], shift))  # (its row's first element)
         k = passed_keys[i]
         slot = _home(k, shift)
         while table[slot, 0] != -1:
