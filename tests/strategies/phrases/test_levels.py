@@ -564,6 +564,17 @@ def test_sorted_uniforms_are_uniform_and_in_order():
     deciles = np.histogram(u, bins=10, range=(0, 1))[0]
     assert (np.abs(deciles - k / 10) < 4 * np.sqrt(k * 0.09)).all()
 
+
+@pytest.mark.parametrize("k", [1, 7, 65_536])
+def test_sorted_uniforms_summed_in_place_are_the_running_sums_over_their_total(k):
+    """Summed and scaled in one array (``_sorted_uniforms``), the draws are, bit for bit, the
+    exponentials' running sums over their total taken in fresh arrays from the same generator
+    (what the estimate drew before: the same guesses)."""
+    exponentials = np.random.default_rng(k).standard_exponential(k + 1)
+    sums = np.cumsum(exponentials)
+    expected = np.minimum(sums[:-1] / sums[-1], np.nextafter(1.0, 0.0))
+    assert np.array_equal(levels._sorted_uniforms(np.random.default_rng(k), k), expected)
+
     class TinyLast:  # a last exponential under 2**-53 of the total (about 1e-10 a round of millions)
         def standard_exponential(self, size):
             drawn = np.random.default_rng(0).standard_exponential(size)
