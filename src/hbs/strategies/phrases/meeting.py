@@ -440,11 +440,13 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
     (A kernel that never replaces an array: see ``level_sums._bucket``; ``rest``, ``kept``:
     scratch, ``rest`` the target's chosen fields less the group's.)"""
     n_chosen = chosen.shape[0]
-    packed = n_chosen <= 8 and d_packed.shape[0] > 0  # the digits a byte each, tested at once (below)
+    # the digits a byte each, tested at once (below); a field holds at most packing.MAX_FIELD (127),
+    # so a rest, a code and a radix's complement each fit a byte's low seven bits
+    packed = n_chosen <= 8
     r_packed, r_place, guards, lifts = np.uint64(0), 0, np.uint64(0), np.uint64(0)
     for c in range(n_chosen):
         rest[c] = _field(target, chosen[c]) - _field(a_sorted[lo], chosen[c]) - b_least[chosen[c]]
-        packed &= 0 <= rest[c] <= 127 and radix[c] <= 128
+        packed &= rest[c] >= 0
         if packed:
             at = np.uint64(8 * c)
             r_packed |= np.uint64(rest[c]) << at
@@ -707,8 +709,6 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
             if c < 8:
                 d_packed[d] |= np.uint64(d_code[d, c]) << np.uint64(8 * c)
             d_place[d] += d_code[d, c] * place[c]
-    if d_code.size and d_code.max() > 127:  # (a byte's borrow would reach the next: no packed test)
-        d_packed = d_packed[:0]
     d_hashes = _linear_hashes(d_keys)
     t_hash = _linear_hashes(target.reshape(1, -1))[0]
     ai, di, bi, _, _ = _scratch(target.shape[0])
