@@ -461,6 +461,31 @@ def test_a_level_found_in_its_boxes_is_the_hashed_level_row_for_row(seed):
         assert {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))} == want
 
 
+
+@pytest.mark.parametrize("fields, most", [(5, 3), (9, 1)])
+def test_a_boxed_level_that_outgrows_its_arrays_in_a_bucket_is_the_hashed_level(fields, most):
+    """A level found in its boxes (``level_sums._dense_bucket``: counts and first steps gathered by
+    cell, moved to the rows as a bucket ends) whose thousands of sums outgrow the first arrays
+    inside one bucket, in one packed word and in two: row for row the level found by hash, and
+    the dictionary's.  (Every box here holds at most ``SMALL_BOX`` cells, so the box is used.)"""
+    rng = np.random.default_rng(fields)
+    prev = rng.integers(0, most + 1, (300, fields)).astype(np.uint8)
+    rows = rng.integers(0, most + 1, (280, fields)).astype(np.uint8)
+    prev_counts = rng.integers(1, 5, len(prev)).astype(np.float64)
+    sizes = rng.integers(1, 4, len(rows)).astype(np.float64)
+    high, low = np.full(fields, 2 * most), np.zeros(fields, dtype=np.int64)
+    assert (2 * most + 1) ** fields <= level_sums.SMALL_BOX
+    want = reference_level(prev, prev_counts, rows, sizes, high, low)
+    assert len(want) > 2 * 1024
+    for bucket_steps in (256.0, 1e9):
+        args = (pack(prev), prev_counts, pack(rows), sizes, levels._packed(high), levels._packed(low), bucket_steps)
+        hashed = level_sums.combine(*args, dense_cells=0.0)
+        boxed = level_sums.combine(*args)
+        for h, b in zip(hashed, boxed):
+            assert h.dtype == b.dtype and np.array_equal(h, b)
+        keys, counts = boxed[0], boxed[1]
+        assert {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))} == want
+
 @pytest.mark.parametrize("seed", range(6))
 def test_a_level_of_many_sums_grows_its_arrays_to_the_same_level(seed):
     """A level of tens of thousands of sums outgrows its first arrays (1,024 rows) many times, its

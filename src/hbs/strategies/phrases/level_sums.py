@@ -28,11 +28,12 @@ MAX_BUCKETS, BUCKET_STEPS = 1 << 11, 1 << 16
 
 
 #: A bucket's sums are found by their place in a box (the other fields' values within the bounds,
-#: ``_cells``) where the box holds at most this many cells, 4 bytes each, rather than by hash: a
-#: place is the sum of one number for the sum below and one for the slot's row, so a step is an
-#: add and a read in cache, with no hash, no probe and no key compared.  (Levels of 100,000-word
-#: lists: 3,000-90,000 cells a bucket.)  A box of more cells than the level's steps (and than
-#: ``SMALL_BOX``) is not worth zeroing: the steps are few.
+#: ``_cells``) where the box holds at most this many cells, rather than by hash: a place is the sum
+#: of one number for the sum below and one for the slot's row, so a step is an add and a read in
+#: cache, with no hash, no probe and no key compared, and the sum's count and first step are kept
+#: in its cell (20 bytes, 8 of them filled before) until the bucket ends (``_dense_bucket``).
+#: (Levels of 100,000-word lists: 3,000-90,000 cells a bucket.)  A box of more cells than the
+#: level's steps (and than ``SMALL_BOX``) is not worth filling: the steps are few.
 DENSE_CELLS, SMALL_BOX = 1 << 22, 1 << 16
 
 
@@ -120,8 +121,7 @@ def _grouped(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, chosen: np.n
 def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarray, d_first: np.ndarray,
             prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
             high: np.ndarray, low: np.ndarray, table: np.ndarray, mask: np.uint64, keys: np.ndarray,
-            counts: np.ndarray, firsts: np.ndarray, n: int, at: np.ndarray, dense: bool, p_cell: np.ndarray,
-            d_cell: np.ndarray, cells: np.ndarray) -> bool:
+            counts: np.ndarray, firsts: np.ndarray, n: int, at: np.ndarray) -> bool:
     """The sums of bucket ``v`` (``d_keys``, ``d_sizes`` in ``d_order``) appended to ``keys``,
     ``counts``, ``firsts`` after their first ``n`` rows, in the order first met (each sum's first
     step ``p * len(d_keys) + d`` kept, for the order).  ``at`` holds where the bucket's steps go on
@@ -139,9 +139,8 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
     row assigned whole, cost reference count updates (atomic) at every step, a third to two
     thirds of the time, ``perf`` showed.  A sum is read from its two rows where it is needed, never
     kept in a scratch row: written there and read back, 17 levels saved from games took 2.31-2.54 s
-    against 2.14-2.30, interleaved.)  Where ``dense``, a sum is found in ``cells`` instead, at
-    ``p_cell[p] + d_cell[j]`` (its place in the bucket's box, see ``_cells``), which holds its
-    row + 1 the same way: the same rows in the same order, found without a hash."""
+    against 2.14-2.30, interleaved.)  (Where the bucket's box is small, :func:`_dense_bucket` finds
+    the same sums in the same order without a hash.)"""
     words, nd = high.shape[0], d_keys.shape[0]
     start = np.uint64(n + 1)  # (entries hold row + 1: those below start are free)
     low_half = np.uint64(0xFFFFFFFF)
@@ -163,20 +162,14 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
                 for k in range(words):
                     sk = prev_keys[p, k] + d_keys[j, k]
                     outside |= ~((high[k] | GUARD) - sk) | ~((sk | GUARD) - low[k])
-                    if not dense:
-                        h = _mixed(h, sk)
+                    h = _mixed(h, sk)
                 if outside & GUARD:
                     j += 1
                     continue
                 tag = (h >> np.uint64(32)) << np.uint64(32)
                 slot = h & mask
-                found, cell = -1, 0
-                if dense:
-                    cell = p_cell[p] + d_cell[j]
-                    held = np.uint64(cells[cell])
-                    if held >= start:
-                        found = np.int64(held) - 1
-                while not dense:
+                found = -1
+                while True:
                     entry = table[slot]
                     row = entry & low_half
                     if row < start:  # free for this bucket
@@ -200,10 +193,7 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
                 if m == keys.shape[0]:
                     at[0], at[1], at[2], at[3] = a, i, j, m
                     return False
-                if dense:
-                    cells[cell] = m + 1
-                else:
-                    table[slot] = tag | np.uint64(m + 1)
+                table[slot] = tag | np.uint64(m + 1)
                 for k in range(words):
                     keys[m, k] = prev_keys[p, k] + d_keys[j, k]
                 counts[m] = weight
@@ -214,6 +204,93 @@ def _bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarra
         a += 1
     at[3] = m
     return True
+
+
+#: A dense bucket's first steps are kept in its box tagged with the bucket: ``(LAST_TAG - v) << 32 | step``
+#: (a step is below 2^32, ``MAX_STEPS``), so an earlier bucket's, or a cell never met (``LAST_TAG << 33``),
+#: is above any of bucket ``v``'s and drops out of their least.
+LAST_TAG = np.int64(1 << 12)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _met(cell: int, weight: float, step: int, box_counts: np.ndarray, box_firsts: np.ndarray, box_rows: np.ndarray,
+         m: int, n: int, tag: np.int64) -> bool:
+    """Adds a step's tuples to its box cell: whether it is the first met there in the bucket (then
+    ``box_rows`` names the cell as row ``m``'s)."""
+    held = box_firsts[cell]
+    box_firsts[cell] = min(held, tag | step)
+    if held >> 32 == tag >> 32:
+        box_counts[cell] += weight
+        return False
+    box_counts[cell], box_rows[m - n] = weight, cell
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _dense_bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.ndarray, d_first: np.ndarray,
+                  prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
+                  high: np.ndarray, low: np.ndarray, keys: np.ndarray, n: int, at: np.ndarray, p_cell: np.ndarray,
+                  d_cell: np.ndarray, box_counts: np.ndarray, box_firsts: np.ndarray, box_rows: np.ndarray) -> bool:
+    """:func:`_bucket` where the bucket's sums are found in its box: the same sums in the same order,
+    their keys written to ``keys`` from row ``n`` as met, their counts and first steps gathered in
+    the box's cells (``box_counts``, ``box_firsts``; ``box_rows``, the cell of each new row) until
+    :func:`_settle` moves them to the rows.  A row below's values are read once for its run of the
+    slot's rows, and the arrays are grown before a run that might fill them (``at`` then names the
+    run to start from), not tested at each sum."""
+    words, nd = high.shape[0], d_keys.shape[0]
+    tag = (LAST_TAG - v) << 32
+    a, m, resume = at[0], at[3], at[1] >= 0
+    a_end = min(v + 1, p_first.shape[0] - 1)
+    while a < a_end:
+        b = v - a
+        if p_first[a + 1] == p_first[a] or b >= d_first.shape[0] - 1:
+            a += 1
+            continue
+        j0, j1 = d_first[b], d_first[b + 1]
+        i = at[1] if resume else p_first[a]
+        resume = False
+        while i < p_first[a + 1]:
+            if m + (j1 - j0) > keys.shape[0]:
+                at[0], at[1], at[2], at[3] = a, i, j0, m
+                return False
+            p = p_order[i]
+            base_cell, weight_p, step_p = p_cell[p], prev_counts[p], p * nd
+            if words == 1:  # (most levels: a loop with no loop over words inside)
+                key_p, high_guarded, low_0 = prev_keys[p, 0], high[0] | GUARD, low[0]
+                for j in range(j0, j1):
+                    sk = key_p + d_keys[j, 0]
+                    if (~(high_guarded - sk) | ~((sk | GUARD) - low_0)) & GUARD:
+                        continue
+                    if _met(base_cell + d_cell[j], weight_p * d_sizes[j], step_p + d_order[j], box_counts,
+                            box_firsts, box_rows, m, n, tag):
+                        keys[m, 0] = sk
+                        m += 1
+                i += 1
+                continue
+            for j in range(j0, j1):
+                outside = np.uint64(0)
+                for k in range(words):
+                    sk = prev_keys[p, k] + d_keys[j, k]
+                    outside |= ~((high[k] | GUARD) - sk) | ~((sk | GUARD) - low[k])
+                if outside & GUARD:
+                    continue
+                if _met(base_cell + d_cell[j], weight_p * d_sizes[j], step_p + d_order[j], box_counts, box_firsts,
+                        box_rows, m, n, tag):
+                    for k in range(words):
+                        keys[m, k] = prev_keys[p, k] + d_keys[j, k]
+                    m += 1
+            i += 1
+        a += 1
+    at[3] = m
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _settle(box_counts: np.ndarray, box_firsts: np.ndarray, box_rows: np.ndarray, counts: np.ndarray,
+            firsts: np.ndarray, n: int, m: int) -> None:
+    """A dense bucket's counts and first steps moved from its box to its rows ``n`` to ``m``."""
+    for r in range(n, m):
+        counts[r], firsts[r] = box_counts[box_rows[r - n]], box_firsts[box_rows[r - n]] & 0xFFFFFFFF
 
 
 def combine(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarray, d_sizes: np.ndarray,
@@ -280,14 +357,14 @@ def _places(keys: np.ndarray, rows: np.ndarray, least: np.ndarray, place: np.nda
 @njit(cache=True, nogil=True)
 def _cells(prev_keys: np.ndarray, p_rows: np.ndarray, d_keys: np.ndarray, p_least: np.ndarray, p_most: np.ndarray,
            d_least: np.ndarray, d_most: np.ndarray, field_high: np.ndarray, field_low: np.ndarray,
-           chosen: np.ndarray, dense_cells: float) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
+           chosen: np.ndarray, dense_cells: float) -> tuple[bool, np.ndarray, np.ndarray, int]:
     """The place of each sum in its bucket's *box*, where the box is at most ``dense_cells`` cells:
     the values within the bounds of every field that does not name the bucket, in mixed radix.  A
     field's digit of ``p + d`` is ``(p - p_least) + (d - d_least) + (p_least + d_least - base)``,
     ``base`` its least value within the bounds, so the place is ``p_cell[p] + d_cell[d]`` (rows of
     ``p_rows`` and every row of ``d_keys``), below the box's size for a sum within the bounds.
-    Returns whether the box is small enough, the two arrays and the box's cells, zeroed (empty
-    arrays where it is not)."""
+    Returns whether the box is small enough, the two arrays and the box's cells (0 and empty arrays
+    where it is not)."""
     n_fields = p_least.shape[0]
     in_bucket = np.zeros(n_fields, dtype=np.bool_)
     in_bucket[chosen] = True
@@ -301,13 +378,13 @@ def _cells(prev_keys: np.ndarray, p_rows: np.ndarray, d_keys: np.ndarray, p_leas
         if in_bucket[f] or width <= 1:  # (one value within the bounds, or none: no sum passes)
             continue
         if float(size) * width > dense_cells:
-            return False, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint32)
+            return False, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 0
         place[j] = size
         offset += (p_least[f] + d_least[f] - base) * size
         size *= width
     p_cell = _places(prev_keys, p_rows, p_least[field], place, 0)
     d_cell = _places(d_keys, np.arange(d_keys.shape[0]), d_least[field], place, offset)
-    return True, p_cell, d_cell, np.zeros(size, dtype=np.uint32)
+    return True, p_cell, d_cell, size
 
 
 @njit(cache=True, nogil=True)
@@ -337,8 +414,11 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
     d_order, d_first, _ = _grouped(d_keys, d_rows, d_least, chosen, place, buckets)
     d_grouped, sizes_grouped = d_keys[d_order], d_sizes[d_order]
     n, done, total = np.int64(0), 0.0, float(p_rows.shape[0]) * d_keys.shape[0]
-    dense, p_cell, d_cell, cells = _cells(prev_keys, p_rows, d_grouped, p_least, p_most, d_least, d_most, field_high,
+    dense, p_cell, d_cell, box = _cells(prev_keys, p_rows, d_grouped, p_least, p_most, d_least, d_most, field_high,
                                           field_low, chosen, min(dense_cells, max(total, SMALL_BOX)))
+    run = max(1, np.max(np.diff(d_first))) if dense else 1  # (the most sums a dense bucket's run may add)
+    box_firsts = np.full(box, LAST_TAG << 33, dtype=np.int64)  # (see _met: the others are written before read)
+    box_counts, box_rows = np.empty(box), np.empty(box, dtype=np.int32)
     table = np.zeros(1024, dtype=np.uint64)
     at = np.empty(4, dtype=np.int64)  # (where a bucket's steps go on from, see _bucket)
     keys = np.empty((1024, words), dtype=np.uint64)
@@ -365,12 +445,17 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
         if slots > table.shape[0]:
             table = np.zeros(slots, dtype=np.uint64)
         at[0], at[1], at[2], at[3] = 0, -1, -1, n
-        while not _bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped, sizes_grouped,
-                          high, low, table, np.uint64(slots - 1), keys, counts, firsts, n, at, dense, p_cell, d_cell,
-                          cells):
-            size_out = _room(keys.shape[0], at[3] + 1, done, total)  # (one at a time: less memory at once)
+        while not (_dense_bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped,
+                                 sizes_grouped, high, low, keys, n, at, p_cell, d_cell, box_counts, box_firsts,
+                                 box_rows)
+                   if dense else
+                   _bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped, sizes_grouped,
+                           high, low, table, np.uint64(slots - 1), keys, counts, firsts, n, at)):
+            size_out = _room(keys.shape[0], at[3] + run, done, total)  # (one at a time: less memory at once)
             keys = _resized(keys, at[3], size_out)
             counts = _resized(counts, at[3], size_out)
             firsts = _resized(firsts, at[3], size_out)
+        if dense:
+            _settle(box_counts, box_firsts, box_rows, counts, firsts, n, at[3])
         n = at[3]
     return keys[:n], counts[:n], firsts[:n], n <= max_sums
