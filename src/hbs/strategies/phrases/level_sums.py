@@ -445,12 +445,16 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
         if slots > table.shape[0]:
             table = np.zeros(slots, dtype=np.uint64)
         at[0], at[1], at[2], at[3] = 0, -1, -1, n
-        while not (_dense_bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped,
-                                 sizes_grouped, high, low, keys, n, at, p_cell, d_cell, box_counts, box_firsts,
-                                 box_rows)
-                   if dense else
-                   _bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped, sizes_grouped,
-                           high, low, table, np.uint64(slots - 1), keys, counts, firsts, n, at)):
+        while True:
+            if dense:
+                whole = _dense_bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped,
+                                      sizes_grouped, high, low, keys, n, at, p_cell, d_cell, box_counts, box_firsts,
+                                      box_rows)
+            else:
+                whole = _bucket(v, p_order, p_first, d_order, d_first, prev_keys, prev_counts, d_grouped,
+                                sizes_grouped, high, low, table, np.uint64(slots - 1), keys, counts, firsts, n, at)
+            if whole:
+                break
             size_out = _room(keys.shape[0], at[3] + run, done, total)  # (one at a time: less memory at once)
             keys = _resized(keys, at[3], size_out)
             counts = _resized(counts, at[3], size_out)
