@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from hbs.strategies.prefetch import prefetch
+
 
 #: Where a key's hash starts (see :func:`_mixed`).
 HASH_START = np.uint64(0x9E3779B97F4A7C15)
@@ -51,6 +53,13 @@ def _resized(rows: np.ndarray, n: int, size: int) -> np.ndarray:
     return out
 
 
+#: Keys ahead whose slot :func:`build_table` asks for (:func:`hbs.strategies.prefetch.prefetch`): a
+#: level's table is megabytes, each insert a miss.  Tables of eight-word levels (1.4-3.2 million
+#: keys of three words, 16-32 MB): 8 keys ahead 10-15% faster, 16 about 30%, 32 about 38% (3.2
+#: million keys 78-82 ms to 49-50 ms).
+TABLE_AHEAD = 32
+
+
 @njit(cache=True, nogil=True)
 def build_table(unique_keys: np.ndarray) -> np.ndarray:
     """Open-addressing table (``int32[T]``, -1 empty) from key hash to row of ``unique_keys``
@@ -60,7 +69,10 @@ def build_table(unique_keys: np.ndarray) -> np.ndarray:
         size *= 2
     table = np.full(size, -1, dtype=np.int32)
     mask = np.uint64(size - 1)
-    for g in range(unique_keys.shape[0]):
+    n = unique_keys.shape[0]
+    for g in range(n):
+        if g + TABLE_AHEAD < n:
+            prefetch(table, np.int64(_hash(unique_keys[g + TABLE_AHEAD]) & mask))
         slot = _hash(unique_keys[g]) & mask
         while table[slot] >= 0:
             slot = (slot + np.uint64(1)) & mask
