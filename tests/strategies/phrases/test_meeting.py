@@ -243,6 +243,40 @@ def test_the_predicted_steps_are_the_joins_own_where_every_pair_is_sampled(seed)
 
 
 
+def packed_walk_taken(a, d, b, target, plan) -> bool:
+    """Whether some group of left sums meets the middle sums by their distinct codes: at most eight
+    bucket fields, and its rests in them (the target's less its own and the right side's least)
+    not below zero."""
+    chosen = plan[0]
+    return len(chosen) <= 8 and ((target - b.min(axis=0) - a)[:, chosen] >= 0).all(axis=1).any()
+
+
+@pytest.mark.parametrize("seed", [*range(1, 60, 2), "many"])
+def test_middle_sums_met_by_their_distinct_codes_are_those_met_one_by_one(seed):
+    """A group of left sums meets the middle sums whose rest's bucket holds right sums found by
+    their distinct codes (``meeting._group_join``: a code tested once, its middle sums marked, then
+    met in order) rather than one by one: the same meetings in the same order and the same steps
+    counted (those of a brute force over the pairs), also where the meetings outgrow the join's
+    first room inside a group (``many_meetings``, 1,024 rows) and it goes on from the middle sum
+    it stopped at."""
+    if seed == "many":
+        (a, d, b, target), bucket_sums = many_meetings(), 64
+    else:
+        (a, d, b, target), bucket_sums = sides(seed), 4
+    keys, goal = (packed(a), packed(d), packed(b)), packed(target[None])[0]
+    plan = meeting._join_plan(*keys, goal, bucket_sums, 0)
+    if plan is None or not packed_walk_taken(a, d, b, target, plan):
+        pytest.skip("joined whole, or every group field by field")
+    by_codes = meeting._bucketed(*keys, goal, *plan, np.inf, np.inf, np.inf, True)
+    one_by_one = meeting._bucketed(*keys, goal, *plan, np.inf, np.inf, np.inf, False)
+    assert by_codes[3] and one_by_one[3] and by_codes[4] == one_by_one[4] > 0
+    assert all(np.array_equal(x, y) for x, y in zip(by_codes[:3], one_by_one[:3]))
+    if seed == "many":
+        assert len(by_codes[0]) > 100_000
+        return
+    assert by_codes[4] == brute_steps(a, d, b, target, bucket_sums)
+    assert list(zip(*(x.tolist() for x in by_codes[:3]))) == triples(a, d, b, target)
+
 @pytest.mark.parametrize("seed", range(0, 40, 3))
 def test_a_sample_of_every_pair_counts_the_meetings(seed):
     """Where there are at most ``MEETING_PAIRS`` (left, middle) pairs each is looked up once: the
