@@ -432,6 +432,18 @@ def test_a_level_is_every_in_bounds_sum_with_its_first_step(seed):
             assert divmod(int(f), len(rows)) == first[tuple(levels._fields(keys[i : i + 1])[0, :fields])]
 
 
+def assert_boxed_is_hashed(prev, prev_counts, rows, sizes, high, low, bucket_steps, want):
+    """The level found in its boxes is the level found by hash, row for row, and ``want``'s sums."""
+    args = (pack(prev), prev_counts, pack(rows), sizes, levels._packed(high), levels._packed(low), bucket_steps)
+    hashed = level_sums.combine(*args, dense_cells=0.0)
+    boxed = level_sums.combine(*args)
+    for h, b in zip(hashed, boxed):
+        assert h.dtype == b.dtype and np.array_equal(h, b)
+    keys, counts = boxed[0], boxed[1]
+    fields = prev.shape[1]
+    assert {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))} == want
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_a_level_found_in_its_boxes_is_the_hashed_level_row_for_row(seed):
     """Sums found by their place in a bucket's box (``level_sums._cells``) where the fields within
@@ -452,14 +464,7 @@ def test_a_level_found_in_its_boxes_is_the_hashed_level_row_for_row(seed):
     assert np.prod(np.maximum(width, 1)) <= level_sums.SMALL_BOX  # (so the box, not the hash, finds them)
     want = reference_level(prev, prev_counts, rows, sizes, high, low)
     for bucket_steps in (4.0, 64.0, 1e9):
-        args = (pack(prev), prev_counts, pack(rows), sizes, levels._packed(high), levels._packed(low), bucket_steps)
-        hashed = level_sums.combine(*args, dense_cells=0.0)
-        boxed = level_sums.combine(*args)
-        for h, b in zip(hashed, boxed):
-            assert h.dtype == b.dtype and np.array_equal(h, b)
-        keys, counts = boxed[0], boxed[1]
-        assert {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))} == want
-
+        assert_boxed_is_hashed(prev, prev_counts, rows, sizes, high, low, bucket_steps, want)
 
 
 @pytest.mark.parametrize("fields, most", [(5, 3), (9, 1)])
@@ -478,13 +483,8 @@ def test_a_boxed_level_that_outgrows_its_arrays_in_a_bucket_is_the_hashed_level(
     want = reference_level(prev, prev_counts, rows, sizes, high, low)
     assert len(want) > 2 * 1024
     for bucket_steps in (256.0, 1e9):
-        args = (pack(prev), prev_counts, pack(rows), sizes, levels._packed(high), levels._packed(low), bucket_steps)
-        hashed = level_sums.combine(*args, dense_cells=0.0)
-        boxed = level_sums.combine(*args)
-        for h, b in zip(hashed, boxed):
-            assert h.dtype == b.dtype and np.array_equal(h, b)
-        keys, counts = boxed[0], boxed[1]
-        assert {tuple(levels._fields(keys[i : i + 1])[0, :fields]): float(counts[i]) for i in range(len(keys))} == want
+        assert_boxed_is_hashed(prev, prev_counts, rows, sizes, high, low, bucket_steps, want)
+
 
 @pytest.mark.parametrize("seed", range(6))
 def test_a_level_of_many_sums_grows_its_arrays_to_the_same_level(seed):
