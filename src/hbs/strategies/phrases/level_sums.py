@@ -213,8 +213,8 @@ LAST_TAG = np.int64(1 << 12)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _met(cell: int, weight: float, step: int, box_counts: np.ndarray, box_firsts: np.ndarray, box_rows: np.ndarray,
-         m: int, n: int, tag: np.int64) -> bool:
+def _to_cell(cell: int, weight: float, step: int, box_counts: np.ndarray, box_firsts: np.ndarray,
+             box_rows: np.ndarray, m: int, n: int, tag: np.int64) -> bool:
     """Adds a step's tuples to its box cell: whether it is the first met there in the bucket (then
     ``box_rows`` names the cell as row ``m``'s)."""
     held = box_firsts[cell]
@@ -261,8 +261,8 @@ def _dense_bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.
                     sk = key_p + d_keys[j, 0]
                     if (~(high_guarded - sk) | ~((sk | GUARD) - low_0)) & GUARD:
                         continue
-                    if _met(base_cell + d_cell[j], weight_p * d_sizes[j], step_p + d_order[j], box_counts,
-                            box_firsts, box_rows, m, n, tag):
+                    if _to_cell(base_cell + d_cell[j], weight_p * d_sizes[j], step_p + d_order[j], box_counts,
+                                box_firsts, box_rows, m, n, tag):
                         keys[m, 0] = sk
                         m += 1
                 i += 1
@@ -274,8 +274,8 @@ def _dense_bucket(v: int, p_order: np.ndarray, p_first: np.ndarray, d_order: np.
                     outside |= ~((high[k] | GUARD) - sk) | ~((sk | GUARD) - low[k])
                 if outside & GUARD:
                     continue
-                if _met(base_cell + d_cell[j], weight_p * d_sizes[j], step_p + d_order[j], box_counts, box_firsts,
-                        box_rows, m, n, tag):
+                if _to_cell(base_cell + d_cell[j], weight_p * d_sizes[j], step_p + d_order[j], box_counts,
+                            box_firsts, box_rows, m, n, tag):
                     for k in range(words):
                         keys[m, k] = prev_keys[p, k] + d_keys[j, k]
                     m += 1
@@ -417,7 +417,7 @@ def _by_buckets(prev_keys: np.ndarray, prev_counts: np.ndarray, d_keys: np.ndarr
     dense, p_cell, d_cell, box = _cells(prev_keys, p_rows, d_grouped, p_least, p_most, d_least, d_most, field_high,
                                           field_low, chosen, min(dense_cells, max(total, SMALL_BOX)))
     run = max(1, np.max(np.diff(d_first))) if dense else 1  # (the most sums a dense bucket's run may add)
-    box_firsts = np.full(box, LAST_TAG << 33, dtype=np.int64)  # (see _met: the others are written before read)
+    box_firsts = np.full(box, LAST_TAG << 33, dtype=np.int64)  # (see _to_cell: the others are written before read)
     box_counts, box_rows = np.empty(box), np.empty(box, dtype=np.int32)
     table = np.zeros(1024, dtype=np.uint64)
     at = np.empty(4, dtype=np.int64)  # (where a bucket's steps go on from, see _bucket)

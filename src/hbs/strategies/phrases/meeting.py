@@ -481,9 +481,9 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
     subtraction and two masks, and the middle sums of each code whose bucket holds right sums are
     marked in ``marks`` (a bit each, cleared again), then met in order: a late eight-word join
     (2.7·10^8 middle sums for 3,803 groups, 4,742 distinct codes among 70,973 middle sums) tests
-    1.8·10^7 codes.  Field by field otherwise (and where not ``by_codes``).  (A kernel that never replaces an array: see
-    ``level_sums._bucket``; ``rest``, ``kept``: scratch, ``rest`` the target's chosen fields less
-    the group's.)"""
+    1.8·10^7 codes.  Field by field otherwise, and where not ``by_codes``.  (A kernel that never
+    replaces an array: see ``level_sums._bucket``; ``rest``, ``kept``: scratch, ``rest`` the
+    target's chosen fields less the group's.)"""
     n_chosen = chosen.shape[0]
     # the digits a byte each, tested at once (below); a field holds at most packing.MAX_FIELD (127),
     # so a rest, a code and a radix's complement each fit a byte's low seven bits
