@@ -251,7 +251,8 @@ def packed_walk_taken(a, d, b, target, plan) -> bool:
     return len(chosen) <= 8 and ((target - b.min(axis=0) - a)[:, chosen] >= 0).all(axis=1).any()
 
 
-@pytest.mark.parametrize("seed", [*range(1, 60, 2), "many"])
+# (the seeds of ``sides`` under 60 whose join is bucketed with some group meeting the middle sums by their codes)
+@pytest.mark.parametrize("seed", [1, 5, 7, 9, 13, 15, 17, 19, 21, 31, 33, 37, 41, 43, 45, 47, 51, 59, "many"])
 def test_middle_sums_met_by_their_distinct_codes_are_those_met_one_by_one(seed):
     """A group of left sums meets the middle sums whose rest's bucket holds right sums found by
     their distinct codes (``meeting._group_join``: a code tested once, its middle sums marked, then
@@ -265,8 +266,7 @@ def test_middle_sums_met_by_their_distinct_codes_are_those_met_one_by_one(seed):
         (a, d, b, target), bucket_sums = sides(seed), 4
     keys, goal = (packed(a), packed(d), packed(b)), packed(target[None])[0]
     plan = meeting._join_plan(*keys, goal, bucket_sums, 0)
-    if plan is None or not packed_walk_taken(a, d, b, target, plan):
-        pytest.skip("joined whole, or every group field by field")
+    assert plan is not None and packed_walk_taken(a, d, b, target, plan)
     by_codes = meeting._bucketed(*keys, goal, *plan, np.inf, np.inf, np.inf, True)
     one_by_one = meeting._bucketed(*keys, goal, *plan, np.inf, np.inf, np.inf, False)
     assert by_codes[3] and one_by_one[3] and by_codes[4] == one_by_one[4] > 0
