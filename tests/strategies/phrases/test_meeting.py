@@ -392,7 +392,7 @@ def test_the_field_ranges_turn_away_only_pairs_that_cannot_meet():
     for g, v, m in itertools.product(range(30), range(30), range(12)):
         pairs = [(x, y) for x in a[a_first[g]:a_first[g + 1]] for y in b[b_first[v]:b_first[v + 1]]]
         meets = any((x[fields] + y[fields] == need[m]).all() for x, y in pairs)
-        if meeting._pruned(need, m, groups[g], buckets, v):
+        if meeting._pruned(need, m, groups, g, buckets, v):
             assert not meets
             turned += len(pairs) > 0
     assert turned > 1000

@@ -410,57 +410,24 @@ def _field_ranges(keys: np.ndarray, first: np.ndarray, fields: np.ndarray) -> np
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pruned(need: np.ndarray, d: int, group: np.ndarray, b_ranges: np.ndarray, v: int) -> bool:
-    """Whether no left sum of a group and right sum of bucket ``v`` can meet with middle sum ``d``:
-    in some pruning field the rest they must make up (``need[d]``: the target's less the middle
-    sum's) lies outside the sum of their ranges (``group``, ``b_ranges[v]``: least and most)."""
+def _pruned(need: np.ndarray, d: int, a_ranges: np.ndarray, group: int, b_ranges: np.ndarray, v: int) -> bool:
+    """Whether no left sum of group ``group`` and right sum of bucket ``v`` can meet with middle
+    sum ``d``: in some pruning field the rest they must make up (``need[d]``: the target's less the
+    middle sum's) lies outside the sum of their ranges (``a_ranges[group]``, ``b_ranges[v]``: least
+    and most)."""
     for k in range(need.shape[1]):
-        if need[d, k] < group[0, k] + b_ranges[v, 0, k] or need[d, k] > group[1, k] + b_ranges[v, 1, k]:
+        if (need[d, k] < a_ranges[group, 0, k] + b_ranges[v, 0, k]
+                or need[d, k] > a_ranges[group, 1, k] + b_ranges[v, 1, k]):
             return True
     return False
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _meet_middle(d: int, v: int, group: int, lo: int, hi: int, a_sorted: np.ndarray, a_hashes: np.ndarray,
-                 d_keys: np.ndarray, d_hashes: np.ndarray, b_sorted: np.ndarray, b_hashes: np.ndarray,
-                 b_first: np.ndarray, target: np.ndarray, t_hash: np.uint64, tables: np.ndarray, filt: np.ndarray,
-                 meta: np.ndarray, a_tables: np.ndarray, a_filt: np.ndarray, a_meta: np.ndarray, ai: np.ndarray,
-                 di: np.ndarray, bi: np.ndarray, n: int, kept: np.ndarray) -> int:
-    """The meetings of middle sum ``d`` with the group's left sums (``a_sorted[lo:hi]``) and the right
-    sums of bucket ``v``, written from ``n`` on (the caller has made room): the smaller of the two
-    looked up in the other's tables, the group's left sums in the bucket's (``meta``), or the
-    bucket's right sums in the group's (``a_meta``); those whose rest passes the filter are found
-    in a loop without a branch (``_passing``), then looked up.  Returns the new ``n``."""
-    b_lo, b_hi = b_first[v], b_first[v + 1]
-    base = t_hash - d_hashes[d]
-    # (the two ways written out: one inline function for both took 5-10% longer on 29 joins saved
-    # from games, four runs interleaved)
-    if b_hi - b_lo < hi - lo:  # the bucket's right sums, fewer, looked up among the group's
-        passed = _passing(b_hashes, b_lo, b_hi, base, a_filt, a_meta[group, 2], np.uint64(a_meta[group, 3] >> 8),
-                          kept)
-        for c in range(passed):
-            j = kept[c]
-            g = _met(a_sorted, a_tables, a_meta, group, base - b_hashes[j], b_sorted, j, d_keys, d, target)
-            if g >= 0:
-                ai[n], di[n], bi[n] = g, d, j
-                n += 1
-    else:
-        passed = _passing(a_hashes, lo, hi, base, filt, meta[v, 2], np.uint64(meta[v, 3] >> 8), kept)
-        for c in range(passed):
-            i = kept[c]
-            g = _met(b_sorted, tables, meta, v, base - a_hashes[i], a_sorted, i, d_keys, d, target)
-            if g >= 0:
-                ai[n], di[n], bi[n] = i, d, g
-                n += 1
-    return n
 
 
 @njit(cache=True, nogil=True)
 def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray, a_hashes: np.ndarray,
                 d_keys: np.ndarray, d_code: np.ndarray, d_place: np.ndarray, codes: np.ndarray,
                 code_place: np.ndarray, code_first: np.ndarray, by_code: np.ndarray, marks: np.ndarray,
-                d_hashes: np.ndarray, b_sorted: np.ndarray, b_hashes: np.ndarray, b_first: np.ndarray,
-                target: np.ndarray, t_hash: np.uint64, chosen: np.ndarray,
+                d_bucket: np.ndarray, d_hashes: np.ndarray, b_sorted: np.ndarray, b_hashes: np.ndarray,
+                b_first: np.ndarray, target: np.ndarray, t_hash: np.uint64, chosen: np.ndarray,
                 place: np.ndarray, radix: np.ndarray, b_least: np.ndarray, tables: np.ndarray, filt: np.ndarray,
                 meta: np.ndarray, a_tables: np.ndarray, a_filt: np.ndarray, a_meta: np.ndarray, ai: np.ndarray,
                 di: np.ndarray, bi: np.ndarray, n: int, steps: int, max_steps: float, rest: np.ndarray,
@@ -468,22 +435,28 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
                 by_codes: bool) -> tuple[int, int, int]:
     """The meetings of the left sums ``a_sorted[lo:hi]`` (group ``group``) with the middle sums
     from ``d_from`` on, in the order of the middle sums, written from ``n`` on (rows of
-    ``a_sorted``, of ``d_keys``, of ``b_sorted``; see :func:`_meet_middle`); returns how many are
-    written, the middle sum it stopped at, short of room or over ``max_steps`` (``d_keys``' length
-    when done), and the steps taken, counted from ``steps`` (for each middle sum, one and the
-    group's left sums where its rest's bucket holds right sums).  The meetings of one middle sum
-    come in no order (``_by_left`` orders them).
+    ``a_sorted``, of ``d_keys``, of ``b_sorted``); returns how many are written, the middle sum it
+    stopped at, short of room or over ``max_steps`` (``d_keys``' length when done), and the steps
+    taken, counted from ``steps`` (for each middle sum, one and the group's left sums where its
+    rest's bucket holds right sums).  The meetings of one middle sum come in no order
+    (``_by_left`` orders them).
 
-    A middle sum's bucket is named from its chosen fields' codes (``d_code``).  Where there are
-    at most eight and the group's rests are not below zero, the *distinct* codes are tested
-    instead (``codes``, a byte a field, with their place ``code_place``; ``by_code[code_first[k] :
-    code_first[k + 1]]`` the middle sums of code ``k``, in order), every digit at once with one
-    subtraction and two masks, and the middle sums of each code whose bucket holds right sums are
-    marked in ``marks`` (a bit each, cleared again), then met in order: a late eight-word join
-    (2.7·10^8 middle sums for 3,803 groups, 4,742 distinct codes among 70,973 middle sums) tests
-    1.8·10^7 codes.  Field by field otherwise, and where not ``by_codes``.  (A kernel that never
-    replaces an array: see ``level_sums._bucket``; ``rest``, ``kept``: scratch, ``rest`` the
-    target's chosen fields less the group's.)"""
+    First the middle sums whose rest's bucket holds right sums are marked in ``marks`` (a bit
+    each, cleared again as they are met) and their bucket kept (``d_bucket``).  A middle sum's
+    bucket is named from its chosen fields' codes (``d_code``).  Where there are at most eight and
+    the group's rests are not below zero, the *distinct* codes are tested instead (``codes``, a
+    byte a field, with their place ``code_place``; ``by_code[code_first[k] : code_first[k + 1]]``
+    the middle sums of code ``k``, in order), every digit at once with one subtraction and two
+    masks: a late eight-word join (2.7·10^8 middle sums for 3,803 groups, 4,742 distinct codes
+    among 70,973 middle sums) tests 1.8·10^7 codes.  Field by field otherwise, and where not
+    ``by_codes``.  Then the marked ones are met in order: for each, the smaller of the two looked
+    up in the other's tables, the group's left sums in the bucket's (``meta``), or the bucket's
+    right sums in the group's (``a_meta``); those whose rest passes the filter are found in a loop
+    without a branch (``_passing``), then looked up.  (The meeting is written out here, once: as
+    an inline function of its own, called from two places, it left numba's reference counts of
+    its arrays in the loop, two atomic adds an array and middle sum, and a late eight-word join
+    took twice as long.  A kernel that never replaces an array: see ``level_sums._bucket``;
+    ``rest``, ``kept``: scratch, ``rest`` the target's chosen fields less the group's.)"""
     n_chosen = chosen.shape[0]
     # the digits a byte each, tested at once (below); a field holds at most packing.MAX_FIELD (127),
     # so a rest, a code and a radix's complement each fit a byte's low seven bits
@@ -507,57 +480,67 @@ def _group_join(group: int, lo: int, hi: int, d_from: int, a_sorted: np.ndarray,
             digits = r_packed - codes[k]
             if (digits & guards) != guards or (((digits & ~guards) + lifts) & guards) != 0:
                 continue
-            if meta[r_place - code_place[k], 1] == 0:
+            v = r_place - code_place[k]
+            if meta[v, 1] == 0:
                 continue
             for q in range(code_first[k], code_first[k + 1]):
                 d = by_code[q]
                 if d >= d_from:
                     marks[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
-        passed = d_from  # the first middle sum whose step is not counted yet
-        for w in range(d_from >> 6, marks.shape[0]):
-            bits = marks[w]
-            marks[w] = 0
-            while bits:
-                low, bits = _lowest(bits)
-                d = w * 64 + low
-                steps += d - passed  # (a step each for those passed over: no bucket of right sums)
-                passed = d + 1
-                if steps > max_steps:  # (the join gives up: its marks go with it)
-                    return n, d, steps
-                steps += 1
-                v = r_place - d_place[d]
-                if _pruned(need, d, group_ranges[group], b_ranges, v):  # (its steps counted all the same)
-                    steps += hi - lo
-                    continue
-                if n + min(hi - lo, b_first[v + 1] - b_first[v]) > ai.shape[0]:
-                    return n, d, steps - 1  # (the marks left are those set again as it goes on from d)
+                    d_bucket[d] = v
+    else:
+        for d in range(d_from, d_keys.shape[0]):
+            v = 0  # the bucket of the rest (target less the group's fields and the middle sum's)
+            for c in range(n_chosen):
+                digit = rest[c] - d_code[d, c]
+                if digit < 0 or digit >= radix[c]:
+                    v = -1
+                    break
+                v += digit * place[c]
+            if v >= 0 and meta[v, 1] != 0:
+                marks[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
+                d_bucket[d] = v
+    passed = d_from  # the first middle sum whose step is not counted yet
+    for w in range(d_from >> 6, marks.shape[0]):
+        bits = marks[w]
+        marks[w] = 0
+        while bits:
+            low, bits = _lowest(bits)
+            d = w * 64 + low
+            steps += d - passed  # (a step each for those passed over: no bucket of right sums)
+            passed = d + 1
+            if steps > max_steps:  # (the join gives up: its marks go with it)
+                return n, d, steps
+            steps += 1
+            v = d_bucket[d]
+            if _pruned(need, d, group_ranges, group, b_ranges, v):  # (its steps counted all the same)
                 steps += hi - lo
-                n = _meet_middle(d, v, group, lo, hi, a_sorted, a_hashes, d_keys, d_hashes, b_sorted, b_hashes,
-                                 b_first, target, t_hash, tables, filt, meta, a_tables, a_filt, a_meta, ai, di, bi,
-                                 n, kept)
-        return n, d_keys.shape[0], steps + d_keys.shape[0] - passed
-    for d in range(d_from, d_keys.shape[0]):
-        if steps > max_steps:
-            return n, d, steps
-        steps += 1
-        v = 0  # the bucket of the rest (target less the group's fields and the middle sum's)
-        for c in range(n_chosen):
-            digit = rest[c] - d_code[d, c]
-            if digit < 0 or digit >= radix[c]:
-                v = -1
-                break
-            v += digit * place[c]
-        if v < 0 or meta[v, 1] == 0:
-            continue
-        if _pruned(need, d, group_ranges[group], b_ranges, v):  # (its steps counted all the same)
+                continue
+            b_lo, b_hi = b_first[v], b_first[v + 1]
+            if n + min(hi - lo, b_hi - b_lo) > ai.shape[0]:
+                return n, d, steps - 1  # (the marks left are those set again as it goes on from d)
             steps += hi - lo
-            continue
-        if n + min(hi - lo, b_first[v + 1] - b_first[v]) > ai.shape[0]:
-            return n, d, steps - 1
-        steps += hi - lo
-        n = _meet_middle(d, v, group, lo, hi, a_sorted, a_hashes, d_keys, d_hashes, b_sorted, b_hashes, b_first,
-                         target, t_hash, tables, filt, meta, a_tables, a_filt, a_meta, ai, di, bi, n, kept)
-    return n, d_keys.shape[0], steps
+            base = t_hash - d_hashes[d]
+            # (the two ways written out: one inline function for both took 5-10% longer on 29 joins
+            # saved from games, four runs interleaved)
+            if b_hi - b_lo < hi - lo:  # the bucket's right sums, fewer, looked up among the group's
+                found = _passing(b_hashes, b_lo, b_hi, base, a_filt, a_meta[group, 2],
+                                 np.uint64(a_meta[group, 3] >> 8), kept)
+                for c in range(found):
+                    j = kept[c]
+                    g = _met(a_sorted, a_tables, a_meta, group, base - b_hashes[j], b_sorted, j, d_keys, d, target)
+                    if g >= 0:
+                        ai[n], di[n], bi[n] = g, d, j
+                        n += 1
+            else:
+                found = _passing(a_hashes, lo, hi, base, filt, meta[v, 2], np.uint64(meta[v, 3] >> 8), kept)
+                for c in range(found):
+                    i = kept[c]
+                    g = _met(b_sorted, tables, meta, v, base - a_hashes[i], a_sorted, i, d_keys, d, target)
+                    if g >= 0:
+                        ai[n], di[n], bi[n] = i, d, g
+                        n += 1
+    return n, d_keys.shape[0], steps + d_keys.shape[0] - passed
 
 
 @njit(cache=True, nogil=True)
@@ -774,6 +757,7 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
     code_first = np.append(np.flatnonzero(distinct), d_keys.shape[0])
     codes, code_place = d_packed[by_code[code_first[:-1]]], d_place[by_code[code_first[:-1]]]
     marks = np.zeros((d_keys.shape[0] + 63) // 64, dtype=np.uint64)
+    d_bucket = np.empty(d_keys.shape[0], dtype=np.int64)  # (a marked middle sum's bucket)
     d_hashes = _linear_hashes(d_keys)
     t_hash = _linear_hashes(target.reshape(1, -1))[0]
     ai, di, bi, _, _ = _scratch(target.shape[0])
@@ -790,10 +774,10 @@ def _bucketed(a_keys: np.ndarray, d_keys: np.ndarray, b_keys: np.ndarray, target
         d = np.int64(0)
         while lo < hi and d < d_keys.shape[0]:
             n, d, steps = _group_join(group, lo, hi, d, a_sorted, a_hashes, d_keys, d_code, d_place, codes,
-                                      code_place, code_first, by_code, marks, d_hashes, b_sorted, b_hashes, b_first,
-                                      target, t_hash, chosen, place, radix, b_least, tables, filt, meta, a_tables,
-                                      a_filt, a_meta, ai, di, bi, n, steps, max_steps, rest, kept, need,
-                                      group_ranges, b_ranges, by_codes)
+                                      code_place, code_first, by_code, marks, d_bucket, d_hashes, b_sorted,
+                                      b_hashes, b_first, target, t_hash, chosen, place, radix, b_least, tables, filt,
+                                      meta, a_tables, a_filt, a_meta, ai, di, bi, n, steps, max_steps, rest, kept,
+                                      need, group_ranges, b_ranges, by_codes)
             if n > max_meetings or steps > max_steps:
                 return ai[:0].copy(), di[:0].copy(), bi[:0].copy(), False, steps
             if d < d_keys.shape[0]:
