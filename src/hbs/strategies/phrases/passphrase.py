@@ -3,7 +3,8 @@
 Phases (the ``phase`` a bot reports):
 
 * ``p0`` — the first guess: a space probe on the left, every letter saturated on the right; the
-  answer's total is the phrase length, its black count a first word about the spacing.
+  answer's total is the phrase length, its black count a first word about the spacing.  One word
+  (``Settings.list_first``): every word is listed at once and the first guess is the end game's.
 * ``p1`` — too many phrases to list: the spacings that fit are weighed by how many phrases each
   holds (the packed-count meet-in-the-middle search), phrases are sampled from that mixture, and the
   probe (letters and spaces at chosen positions on the left, a letter set on the right) with the
@@ -15,6 +16,7 @@ Phases (the ``phase`` a bot reports):
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import sys
 import time
@@ -251,7 +253,8 @@ class PhraseBreaker:
     # -- state updates ----------------------------------------------------------------------------
     def _update(self, parent: State, guess: str, black: int, white: int) -> State:
         state = replace(parent, observations=parent.observations + [(guess, black, white)])
-        if parent.length is None:  # the first guess saturates every letter: its total gives the length
+        if parent.length is None and parent.candidates is None:
+            # the first guess saturates every letter: its total gives the length
             length = black + white - min(guess.count(" "), self.n - 1) + self.n - 1
             state = replace(state, length=length, **dict(zip(("lengths", "weights"),
                                                               spacing.hypotheses(self.counts.class_sizes, self.n, length))))
@@ -300,7 +303,15 @@ class PhraseBreaker:
     # -- guess design -----------------------------------------------------------------------------
     def _design_first(self) -> str:
         """p0: spaces where they tell most about the spacings, then (see ``FIRST_LETTERS``) letters
-        where they tell most besides, over phrases drawn from the word list; every letter saturated."""
+        where they tell most besides, over phrases drawn from the word list; every letter saturated.
+        Where every phrase is listed from the start (``Settings.list_first``), the end game's guess
+        over them all."""
+        listed = self.settings.list_first
+        if listed if listed is not None else self.n == 1:
+            every = np.array(list(itertools.product(range(len(self.words)), repeat=self.n)), dtype=np.int64)
+            self._states[()] = State(candidates=every)
+            self._phrases_in_all = float(len(every))
+            return self._final_guess(every, len(every), np.random.default_rng(_seed(self.seed, ())), free=True)
         lengths, weights = spacing.hypotheses(self.counts.class_sizes, self.n)
         self._phrases_in_all = float(np.cumsum(weights)[-1]) if len(weights) else 0.0  # (added in order, as it was)
         phrase_lengths = lengths.sum(axis=1) + self.n - 1

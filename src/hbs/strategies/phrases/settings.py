@@ -63,6 +63,11 @@ class Settings:
     # the lists of FIRST_LETTERS (a space probe alone reads the spacing exactly; with letters, more
     # spacings stay likely and are counted every guess: 50-70 rather than 15-25 for 3 words)
     first_letters: bool | None = None
+    # every phrase listed from the first guess, which is then the end game's (expected guesses over
+    # the list, a free probe weighed): a word list alone holds no spacing to probe; None: one-word
+    # games (300 words of data/words.txt 3.99 guesses a word against 4.11, of the EFF list 4.06
+    # against 4.24; two words of 300 words 4.03 against 4.01, so they keep the space probe)
+    list_first: bool | None = None
     few_drawn: int = 200  # an estimated count whose draws hold at most this many phrases: guess among them
     # ... and only while the estimate counts at most this many times as many phrases (see _narrowing)
     few_cover: float = 2.0
