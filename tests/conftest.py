@@ -1,8 +1,10 @@
-"""Shared fixtures: paths of the shipped data and of the original challenge's data."""
+"""Shared fixtures: paths of the shipped data and of the original challenge's data, the benchmark scripts."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -28,6 +30,17 @@ def batches_grow(monkeypatch) -> None:
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture
+def benchmark_script(root):
+    """``benchmark_script(name)``: ``benchmarks/<name>.py`` loaded as a module."""
+    def load(name: str) -> ModuleType:
+        spec = importlib.util.spec_from_file_location(f"{name}_benchmark", root / "benchmarks" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    return load
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 
@@ -16,11 +15,8 @@ from hbs.core.loaders import load_words
 
 
 @pytest.fixture
-def bench(root):
-    spec = importlib.util.spec_from_file_location("phrases_benchmark", root / "benchmarks" / "phrases.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(benchmark_script):
+    return benchmark_script("phrases")
 
 
 def test_the_first_guess_tells_what_a_brute_force_over_the_list_says(bench, root):

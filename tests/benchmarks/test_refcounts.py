@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 from numba import njit
 
 
 @pytest.fixture
-def refcounts(root):
-    spec = importlib.util.spec_from_file_location("refcounts_benchmark", root / "benchmarks" / "refcounts.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def refcounts(benchmark_script):
+    return benchmark_script("refcounts")
 
 
 @njit(inline="always")

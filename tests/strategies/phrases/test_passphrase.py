@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import math
 import random
@@ -413,7 +412,7 @@ def test_a_secret_in_an_uncounted_spacing_too_large_to_list_is_narrowed_not_refu
 
 
 @pytest.mark.slow
-def test_a_sample_no_probe_tells_apart_is_guessed_among_not_probed_with_fillers(root):
+def test_a_sample_no_probe_tells_apart_is_guessed_among_not_probed_with_fillers(benchmark_script):
     """Four words of 100,000 (the list `benchmarks/phrases.py --sample-words 100000` draws): in
     this game, at its 16th guess, the estimated searches' draws could not be told apart by any
     probe, and the bot played fillers only (answer 0 0: a guess that tells nothing).  It now
@@ -421,9 +420,7 @@ def test_a_sample_no_probe_tells_apart_is_guessed_among_not_probed_with_fillers(
     words_file = Path("/usr/share/dict/american-english-large")
     if not words_file.exists():
         pytest.skip("needs Debian's wamerican-large (apt-get install wamerican-large)")
-    spec = importlib.util.spec_from_file_location("phrases_benchmark", root / "benchmarks" / "phrases.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = benchmark_script("phrases")
     breaker = PhraseBreaker(PhraseGame(bench.sampled(str(words_file), 100_000, 11), 4))
     guesses = solve(breaker, "Rosa pomade's mandibular polestar's")
     assert all(g.strip("-#") for g in guesses), guesses
