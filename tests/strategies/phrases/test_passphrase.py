@@ -481,6 +481,22 @@ def test_one_word_is_listed_from_the_first_guess_and_solved_in_fewer_guesses(roo
     assert totals[0] < totals[1], totals
 
 
+def test_listing_every_phrase_first_is_refused_for_too_many_phrases():
+    """``Settings.list_first`` set for three words of 200 (8 million phrases, over
+    ``MAX_LISTED_FIRST``): one clear refusal at set-up, not a listing of them all; two words of the
+    same list (40,000) are listed and a phrase found."""
+    from hbs.errors import UnsupportedGame
+    from hbs.strategies.phrases.settings import MAX_LISTED_FIRST
+
+    words = tuple(f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(200))
+    assert 200 ** 3 > MAX_LISTED_FIRST >= 200 ** 2
+    with pytest.raises(UnsupportedGame, match="8,000,000 phrases, at most 1,000,000"):
+        PhraseBreaker(PhraseGame(words, 3), settings=Settings(list_first=True))
+    breaker = PhraseBreaker(PhraseGame(words, 2), settings=Settings(list_first=True))
+    assert breaker.guess(()).remaining == 200 ** 2
+    assert solve(breaker, "wbc wgh")[-1] == "wbc wgh"
+
+
 def _entropy(answers) -> float:
     counts = Counter(answers)
     total = sum(counts.values())

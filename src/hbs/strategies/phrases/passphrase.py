@@ -39,7 +39,9 @@ from hbs.strategies.phrases.levels import EstimatingSearch, FourListSearch, Join
 from hbs.strategies.phrases.meeting import warm_join
 from hbs.strategies.phrases.packing import MAX_FIELD
 from hbs.strategies.phrases.search import Estimate, Search
-from hbs.strategies.phrases.settings import FIRST_LETTERS, LEVEL_SAMPLE, TUPLE_WORDS, Settings, decline
+from hbs.strategies.phrases.settings import (
+    FIRST_LETTERS, LEVEL_SAMPLE, MAX_LISTED_FIRST, TUPLE_WORDS, Settings, decline,
+)
 from hbs.strategies.phrases.state import State
 from hbs.strategies.phrases.tuple_search import TupleSearch
 
@@ -308,6 +310,9 @@ class PhraseBreaker:
         over them all."""
         listed = self.settings.list_first
         if listed if listed is not None else self.n == 1:
+            if self.n > 1 and len(self.words) ** self.n > MAX_LISTED_FIRST:
+                raise UnsupportedGame(f"list_first: {len(self.words) ** self.n:,} phrases, at most "
+                                      f"{MAX_LISTED_FIRST:,} are listed at the first guess")
             every = np.array(list(itertools.product(range(len(self.words)), repeat=self.n)), dtype=np.int64)
             self._states[()] = State(candidates=every)
             self._phrases_in_all = float(len(every))

@@ -124,6 +124,9 @@ MAX_PHRASE_WORDS = 8
 #: Spacings (word-length tuples) the first guess is designed over: (length classes) ** words
 #: (eight words of seven lengths, 5,764,801: 1.4 GB and 1 s).
 MAX_SPACINGS = 6_000_000
+#: Phrases listed at once from the first guess at most (``Settings.list_first`` set for phrases of
+#: several words: three words of 10,000 would be 10^12).
+MAX_LISTED_FIRST = 1_000_000
 
 
 def decline(game: PhraseGame) -> None:
