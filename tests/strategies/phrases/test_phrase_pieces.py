@@ -243,14 +243,22 @@ def test_expected_costs_match_brute_force(secrets, guesses, extra):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_free_probe_is_scored_by_the_rule_and_no_one_move_improves_it(seed):
+@pytest.mark.parametrize("one_length", [True, False])
+def test_a_free_probe_is_scored_by_the_rule_and_no_one_move_improves_it(seed, one_length):
+    """Phrases of one length (as listed after the first answer told it), or words of every length
+    zero-padded to the longest (a one-word game listed from its first guess)."""
     rng = random.Random(seed)
-    drawn = sorted({" ".join(rng.choice(WORDS) for _ in range(3)) for _ in range(300)})
-    length = Counter(map(len, drawn)).most_common(1)[0][0]
-    phrases = [p for p in drawn if len(p) == length]  # design_free's secrets are of one length
+    if one_length:
+        drawn = sorted({" ".join(rng.choice(WORDS) for _ in range(3)) for _ in range(300)})
+        length = Counter(map(len, drawn)).most_common(1)[0][0]
+        phrases = [p for p in drawn if len(p) == length]
+    else:
+        phrases = sorted(set(rng.sample(WORDS, min(60, len(WORDS)))))
+        length = max(map(len, phrases))
+        assert len(set(map(len, phrases))) > 2
     population = 3 * len(phrases)
     symbols = "- " + "".join(sorted(set("".join(WORDS))))
-    start = phrases[seed] + "-" * (length // 2)
+    start = phrases[seed] + "-" * max(length // 2, length - len(phrases[seed]))
     guess, score = design_free(encode_strings(phrases)[0], length, np.frombuffer(symbols.encode(), np.uint8),
                                np.frombuffer(start.encode(), np.uint8), population, COST_KNOTS, 50)
     text = guess.tobytes().decode()

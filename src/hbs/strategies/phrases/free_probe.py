@@ -22,8 +22,8 @@ from hbs.strategies.phrases.probes import bin_sum
 def design_free(secrets: np.ndarray, length: int, symbols: np.ndarray, start: np.ndarray, population: int,
                 knots: np.ndarray, passes: int) -> tuple[np.ndarray, float]:
     """Coordinate ascent from the guess ``start`` (``uint8[W]``, ``W >= length``) on the expected
-    guesses after it over ``secrets`` (``uint8[k, length]``, a sample of ``population`` phrases, all
-    ``length`` long): each pass tries every byte of ``symbols`` (the list's letters and the space;
+    guesses after it over ``secrets`` (``uint8[k, length]``, a sample of ``population`` phrases, at
+    most ``length`` long, the shorter ones padded with zero bytes, which no guess holds): each pass tries every byte of ``symbols`` (the list's letters and the space;
     a byte no phrase holds, the filler, is ``symbols[0]``) at every position and keeps each move that
     lowers the score.  Returns the guess and its score (as :func:`expected_costs` scores a guess that
     is no phrase of the list)."""

@@ -104,7 +104,8 @@ class PhraseBreaker:
         estimated, then with every count sampled and joined in buckets, then with every count met as
         four lists (:class:`EstimatingSearch`, :class:`JoiningSearch`, :class:`FourListSearch`), and a
         few sums joined in buckets (``meeting.warm_join``); for the tuple search never listed, its
-        searches refined from the answer before.  A long game cut off while its kernels compiled
+        searches refined from the answer before (one word is listed from its first guess either
+        way, ``Settings.list_first``: its games play the end game).  A long game cut off while its kernels compiled
         reached none of them, and the first real game compiled them (on an empty cache, guesses of
         15-20 s for five and eight Diceware words, 5 s for three words of ``data/words.txt``).  The
         memos it fills hold what any game with the same history would compute: the guesses do not
@@ -411,18 +412,22 @@ class PhraseBreaker:
         s_rows, s_lens = self._rows(secrets)
         costs = expected_costs(g_rows, g_lens, s_rows, s_lens, possible, COST_KNOTS)
         if free and len(cands) >= s.free_from:
-            probe = self._free_probe(options[int(np.argmin(costs[: len(pool)]))], s_rows, int(s_lens[0]), possible)
+            probe = self._free_probe(options[int(np.argmin(costs[: len(pool)]))], s_rows, possible)
             options.append(probe)
             costs = np.append(costs, expected_costs(*encode_strings([probe]), s_rows, s_lens, possible, COST_KNOTS))
         return options[int(np.argmin(costs))]
 
-    def _free_probe(self, start: str, secrets: np.ndarray, length: int, possible: int) -> str:
+    def _free_probe(self, start: str, secrets: np.ndarray, possible: int) -> str:
         """The free probe (:func:`design_free`) from the phrase ``start`` followed by fillers (room
-        for letters that count towards white only), designed on the first ``free_secrets`` of
-        ``secrets`` (encoded phrases, ``length`` characters each)."""
+        for letters that count towards white only: half the phrases' width, and at least up to it),
+        designed on the first ``free_secrets`` of ``secrets`` (encoded phrases, zero-padded to the
+        longest: one length once the first answer has told it, every length where the phrases are
+        listed from the start, ``Settings.list_first``)."""
         s = self.settings
-        guess, _ = design_free(secrets[: s.free_secrets, :length], length, self._free_symbols,
-                               encode_string(start + PAD * (length // 2)), possible, COST_KNOTS, s.free_passes)
+        width = secrets.shape[1]
+        start = start + PAD * max(width // 2, width - len(start))
+        guess, _ = design_free(secrets[: s.free_secrets], width, self._free_symbols, encode_string(start), possible,
+                               COST_KNOTS, s.free_passes)
         return guess.tobytes().decode("latin-1")
 
 

@@ -65,7 +65,7 @@ class Settings:
     first_letters: bool | None = None
     # every phrase listed from the first guess, which is then the end game's (expected guesses over
     # the list, a free probe weighed): a word list alone holds no spacing to probe; None: one-word
-    # games (300 words of data/words.txt 3.99 guesses a word against 4.11, of the EFF list 4.06
+    # games (300 words of data/words.txt 3.95 guesses a word against 4.11, of the EFF list 4.10
     # against 4.24; two words of 300 words 4.03 against 4.01, so they keep the space probe)
     list_first: bool | None = None
     few_drawn: int = 200  # an estimated count whose draws hold at most this many phrases: guess among them
