@@ -118,11 +118,16 @@ def main() -> None:
         from hbs.core.games import PhraseGame
         from hbs.core.loaders import load_words
         from hbs.core.rule import grade
+        from hbs.errors import InputError, UnsupportedGame
         from hbs.strategies.phrases.passphrase import PhraseBreaker, _kernels
 
-        game = PhraseGame(load_words(args.words), args.n_words)
+        try:
+            game = PhraseGame(load_words(args.words), args.n_words)
+            breaker = PhraseBreaker(game, 0)
+        except (InputError, UnsupportedGame, ValueError) as exc:
+            print(f"refcounts: {exc}", file=sys.stderr)
+            sys.exit(2)
         rng = random.Random(args.seed)
-        breaker = PhraseBreaker(game, 0)
         breaker.warm()
         for _ in range(args.games):
             secret = " ".join(rng.choice(game.words) for _ in range(args.n_words))

@@ -23,10 +23,11 @@ def design_free(secrets: np.ndarray, length: int, symbols: np.ndarray, start: np
                 knots: np.ndarray, passes: int) -> tuple[np.ndarray, float]:
     """Coordinate ascent from the guess ``start`` (``uint8[W]``, ``W >= length``) on the expected
     guesses after it over ``secrets`` (``uint8[k, length]``, a sample of ``population`` phrases, at
-    most ``length`` long, the shorter ones padded with zero bytes, which no guess holds): each pass tries every byte of ``symbols`` (the list's letters and the space;
-    a byte no phrase holds, the filler, is ``symbols[0]``) at every position and keeps each move that
-    lowers the score.  Returns the guess and its score (as :func:`expected_costs` scores a guess that
-    is no phrase of the list)."""
+    most ``length`` long, the shorter ones padded with zero bytes, which no guess holds): each pass
+    tries every byte of ``symbols`` (the list's letters and the space; a byte no phrase holds, the
+    filler, is ``symbols[0]``) at every position and keeps each move that lowers the score.
+    Returns the guess and its score (as :func:`expected_costs` scores a guess that is no phrase of
+    the list)."""
     k = secrets.shape[0]
     width_g = len(start)
     guess = start.copy()

@@ -105,11 +105,11 @@ class PhraseBreaker:
         four lists (:class:`EstimatingSearch`, :class:`JoiningSearch`, :class:`FourListSearch`), and a
         few sums joined in buckets (``meeting.warm_join``); for the tuple search never listed, its
         searches refined from the answer before (one word is listed from its first guess either
-        way, ``Settings.list_first``: its games play the end game).  A long game cut off while its kernels compiled
-        reached none of them, and the first real game compiled them (on an empty cache, guesses of
-        15-20 s for five and eight Diceware words, 5 s for three words of ``data/words.txt``).  The
-        memos it fills hold what any game with the same history would compute: the guesses do not
-        change."""
+        way, ``Settings.list_first``: its games play the end game).  A long game cut off while its
+        kernels compiled reached none of them, and the first real game compiled them (on an empty
+        cache, guesses of 15-20 s for five and eight Diceware words, 5 s for three words of
+        ``data/words.txt``).  The memos it fills hold what any game with the same history would
+        compute: the guesses do not change."""
         secret = " ".join(self.game.words[(i * 7919) % len(self.game.words)] for i in range(self.n))
         self._play(secret, max_guesses, time.monotonic() + seconds, WARM_CACHED_GUESSES)
         common = max(Counter(map(len, self.game.words)).items(), key=lambda kv: (kv[1], -kv[0]))[0]
