@@ -209,3 +209,37 @@ def test_the_split_keys_filter_holds_every_key_and_few_others():
     for slot in np.flatnonzero(table[:, 0] >= 0)[:200]:
         k, g = table[slot]
         assert np.array_equal(order[starts[g]:starts[g + 1]], np.flatnonzero(keys == k))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_value_s_rests_are_the_field_by_field_rule(seed):
+    """``Split.rests`` (every field of a rest checked at once on the rows' bytes, the rest's key a
+    difference of keys) against the rule field by field: a small sum has a rest where the value's
+    every field is at least its own (and it has none where one of its fields is over 127), and the
+    rest's group holds exactly the big sums whose split fields are the rest.  Fields at 0, 1 and
+    near 127 make borrows across fields and rows over 127."""
+    rng = np.random.default_rng(seed)
+    choices = np.array([0, 1, 2, 126, 127, 128, 200])
+    big = rng.choice(choices, (3000, 6), p=[0.3, 0.3, 0.2, 0.08, 0.08, 0.02, 0.02]).astype(np.uint8)
+    small = rng.choice(choices, (400, 6), p=[0.3, 0.3, 0.2, 0.08, 0.08, 0.02, 0.02]).astype(np.uint8)
+    fields = np.array([0, 2, 3, 5])
+    split = Split(pack(big), pack(small), fields)
+    b, s = big[:, fields].astype(int), small[:, fields].astype(int)
+    found_any = 0
+    for value in [np.array(v) for v in itertools.product([0, 1, 2, 127], repeat=4)][::3]:
+        live, live_group, pairs = split.rests(value)
+        expected = {}
+        for row in range(len(s)):
+            rest = value - s[row]
+            if (s[row] <= 127).all() and (rest >= 0).all():
+                holders = np.flatnonzero((b == rest).all(axis=1))
+                if len(holders):
+                    expected[row] = holders
+        assert live.tolist() == sorted(expected)
+        for row, g in zip(live.tolist(), live_group.tolist()):
+            assert np.array_equal(split.order[split.starts[g]:split.starts[g + 1]], expected[row])
+        assert pairs == sum(len(h) for h in expected.values())
+        found_any += len(live)
+    assert found_any
+    with pytest.raises(ValueError, match="0 to 127"):
+        split.rests(np.array([0, 128, 0, 0]))

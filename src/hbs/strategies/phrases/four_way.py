@@ -25,10 +25,11 @@ import math
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from hbs.strategies.phrases.level_sums import _BYTE_FIELDS
 from hbs.strategies.phrases.meeting import _linear_hashes
-from hbs.strategies.phrases.packing import FIELDS_PER_WORD, unpacked
+from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, unpacked
 from hbs.strategies.prefetch import prefetch
 
 #: Pairs a split value's two halves are expected to list (the fields are chosen until they are).
@@ -238,40 +239,52 @@ def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return table, present, starts, order
 
 
+def _bytes_packed(rows: np.ndarray) -> np.ndarray:
+    """``uint64[n]``: rows of split fields (``int64[n, k]``, k at most 8) a byte each, the first
+    lowest, a field over 127 as 128.  A value ``v`` (fields up to 127) with each byte's top bit set
+    less a row leaves a byte's top bit set exactly where ``v``'s field is at least the row's: every
+    field of a rest checked at once, no borrow crossing a byte."""
+    out = np.zeros(rows.shape[0], dtype=np.uint64)
+    for c in range(rows.shape[1] - 1, -1, -1):
+        out = (out << np.uint64(8)) | np.minimum(rows[:, c], 128).astype(np.uint64)
+    return out
+
+
 @njit(cache=True, nogil=True)
-def _rests(table: np.ndarray, present: np.ndarray, small_fields: np.ndarray, small_of: np.ndarray,
-           value: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, int]:
-    """For each small sum, the group of big sums (see :func:`_grouped`) whose split key is its rest
-    to ``value`` in the split's fields (-1: none), and the pairs those groups make.  The rests are
-    looked up once for each distinct row of ``small_fields`` (the small sums' values in the split's
-    fields; ``small_of``: each small sum's row there)."""
+def _rests(table: np.ndarray, present: np.ndarray, small_keys: np.ndarray, small_bytes: np.ndarray,
+           member_starts: np.ndarray, members: np.ndarray, value_key: int, value_bytes: np.uint64,
+           starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """The small sums that make ``value`` (``value_key`` its split key, ``value_bytes`` its fields a
+    byte each) in the split's fields with a group of big sums (see :func:`_grouped`): ``(live,
+    live_group, pairs)``, the small sums in ascending order, each one's group, and the pairs those
+    groups make.  The rests are looked up once for each distinct row of the small sums' split
+    fields (``small_keys``, ``small_bytes``: each row's key and bytes; its small sums
+    ``members[member_starts[r] : member_starts[r + 1]]``): a row's rest is ``value_key`` less its
+    key where every field of the value is at least the row's (checked on the bytes at once)."""
     bits = 0
     while (1 << bits) < table.shape[0]:
         bits += 1
     shift = np.uint64(64 - bits)
     p_shift = np.uint64(64 - bits - PRESENT_BITS)
     mask = table.shape[0] - 1
-    rest_group = np.full(small_fields.shape[0], -1, dtype=np.int64)
+    rows = small_keys.shape[0]
     # the rests the filter passes first (no branch: their places written down), then their looks
     # into the table in a short loop of their own, each asked for ahead
-    passed = np.empty(small_fields.shape[0], dtype=np.int64)
-    passed_keys = np.empty(small_fields.shape[0], dtype=np.int64)
+    passed = np.empty(rows, dtype=np.int64)
+    passed_keys = np.empty(rows, dtype=np.int64)
+    guarded = value_bytes | GUARD
     n = 0
-    for s in range(small_fields.shape[0]):
-        k = 0
-        ok = True
-        for c in range(value.shape[0] - 1, -1, -1):
-            r = value[c] - small_fields[s, c]
-            if r < 0 or r > 127:
-                ok = False
-                break
-            k = (k << 7) | r
-        if not ok:
-            continue
+    for r in range(rows):
+        k = value_key - small_keys[r]
         bit = _home(k, p_shift)
-        passed[n] = s
+        passed[n] = r
         passed_keys[n] = k
-        n += np.int64((present[bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1))
+        fits = ((guarded - small_bytes[r]) & GUARD) == GUARD
+        n += np.int64((present[bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1)) & np.int64(fits)
+    # the rows found mark their small sums (a bit each), read back in ascending order
+    marks = np.zeros((member_starts[rows] + 63) >> 6, dtype=np.uint64)
+    group_of = np.empty(member_starts[rows], dtype=np.int64)
+    count = 0
     flat = table.reshape(-1)
     for i in range(n):
         if i + AHEAD < n:
@@ -280,33 +293,43 @@ def _rests(table: np.ndarray, present: np.ndarray, small_fields: np.ndarray, sma
         slot = _home(k, shift)
         while table[slot, 0] != -1:
             if table[slot, 0] == k:
-                rest_group[passed[i]] = table[slot, 1]
+                r = passed[i]
+                count += member_starts[r + 1] - member_starts[r]
+                for m in range(member_starts[r], member_starts[r + 1]):
+                    s = members[m]
+                    marks[s >> 6] |= np.uint64(1) << np.uint64(s & 63)
+                    group_of[s] = table[slot, 1]
                 break
             slot = (slot + 1) & mask
-    group = np.empty(small_of.shape[0], dtype=np.int64)
-    total = 0
-    for s in range(small_of.shape[0]):
-        g = rest_group[small_of[s]]
-        group[s] = g
-        if g >= 0:
+    live = np.empty(count, dtype=np.int64)
+    live_group = np.empty(count, dtype=np.int64)
+    at, total = 0, 0
+    for w in range(marks.shape[0]):
+        x = marks[w]
+        while x:
+            s = (w << 6) + np.int64(trailing_zeros(x))
+            x &= x - np.uint64(1)
+            g = group_of[s]
+            live[at] = s
+            live_group[at] = g
             total += starts[g + 1] - starts[g]
-    return group, total
+            at += 1
+    return live, live_group, total
 
 
 @njit(cache=True, nogil=True)
-def _pairs(starts: np.ndarray, group: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray]:
+def _pairs(starts: np.ndarray, live: np.ndarray, live_group: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray]:
     """The (big, small) pairs of the groups :func:`_rests` found: big sums as positions in the
     grouped order (a group's in a run), small ones as rows."""
     big = np.empty(total, dtype=np.int64)
     small = np.empty(total, dtype=np.int64)
     at = 0
-    for s in range(group.shape[0]):
-        g = group[s]
-        if g >= 0:
-            for i in range(starts[g], starts[g + 1]):
-                big[at] = i
-                small[at] = s
-                at += 1
+    for x in range(live.shape[0]):
+        g = live_group[x]
+        for i in range(starts[g], starts[g + 1]):
+            big[at] = i
+            small[at] = live[x]
+            at += 1
     return big, small
 
 
@@ -318,8 +341,8 @@ FILTER_BITS = 4
 
 
 @njit(cache=True, nogil=True)
-def _streamed(hashes: np.ndarray, starts: np.ndarray, group: np.ndarray, h_big: np.ndarray, h_small: np.ndarray,
-              h_target: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _streamed(hashes: np.ndarray, starts: np.ndarray, live: np.ndarray, live_group: np.ndarray, h_big: np.ndarray,
+              h_small: np.ndarray, h_target: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (listed pair ``j``, streamed pair) whose linear hashes add up to ``h_target``: the
     listed pairs' ``hashes`` in an open-addressing table by their high bits (at most half full,
     each slot holding its hash beside its pair) and a filter (see ``FILTER_BITS``), each pair of
@@ -347,18 +370,16 @@ def _streamed(hashes: np.ndarray, starts: np.ndarray, group: np.ndarray, h_big: 
         table[slot] = j
         table_h[slot] = h
     most = 0
-    for s in range(group.shape[0]):
-        if group[s] >= 0:
-            most = max(most, starts[group[s] + 1] - starts[group[s]])
+    for g in live_group:
+        most = max(most, starts[g + 1] - starts[g])
     passed = np.empty(most, dtype=np.int64)
     out = np.empty((64, 3), dtype=np.int64)
-    live = np.flatnonzero(group >= 0)
     n = 0
     for at in range(live.shape[0]):
         if at + AHEAD < live.shape[0]:
-            prefetch(h_big, starts[group[live[at + AHEAD]]])
+            prefetch(h_big, starts[live_group[at + AHEAD]])
         s = live[at]
-        g = group[s]
+        g = live_group[at]
         rest_s = h_target - h_small[s]
         k = 0
         for i in range(starts[g], starts[g + 1]):
@@ -384,20 +405,32 @@ def _streamed(hashes: np.ndarray, starts: np.ndarray, group: np.ndarray, h_big: 
 
 class Split:
     """One half (a big list and a small one) for the split's fields: the big list grouped by its split
-    key, the small list's distinct values in those fields (``small_of``: each small sum's row among
-    them), and both lists' linear hashes (the big list's in
-    its grouped order: a value's pairs read them in runs, where read by row each was a cache miss)."""
+    key, the small list's distinct values in those fields (``small_rows``, their split keys, and
+    ``small_bytes``, their fields a byte each; ``members[member_starts[r] : member_starts[r + 1]]``,
+    the small sums of row ``r``), and both lists' linear hashes (the big list's in its grouped
+    order: a value's pairs read them in runs, where read by row each was a cache miss)."""
 
     def __init__(self, big: np.ndarray, small: np.ndarray, fields: np.ndarray):
         self.table, self.present, self.starts, self.order = _grouped(split_keys(big, fields))
-        _, first, self.small_of = np.unique(split_keys(small, fields), return_index=True, return_inverse=True)
-        self.small = unpacked(small[first], fields)  # (a row whose field is over 127 has no rest)
+        self.small_rows, first, small_of = np.unique(split_keys(small, fields), return_index=True,
+                                                     return_inverse=True)
+        self.small_bytes = _bytes_packed(unpacked(small[first], fields))  # (a field over 127: no rest)
+        self.members = np.argsort(small_of, kind="stable")
+        self.member_starts = np.zeros(len(first) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(small_of, minlength=len(first)), out=self.member_starts[1:])
         self.big_keys, self.small_keys = big, small
         self.big_hashes, self.small_hashes = _linear_hashes(big)[self.order], _linear_hashes(small)
 
-    def rests(self, value: np.ndarray) -> tuple[np.ndarray, int]:
-        """Each small sum's group of big sums that makes ``value`` with it in the split's fields, and the pairs."""
-        return _rests(self.table, self.present, self.small, self.small_of, value, self.starts)
+    def rests(self, value: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+        """The small sums that make ``value`` (each field 0 to 127) with a group of big sums in the
+        split's fields, their groups, and the pairs (see :func:`_rests`)."""
+        if len(value) and (value.min() < 0 or value.max() > 127):
+            raise ValueError(f"a split value's fields are 0 to 127: {value.tolist()}")
+        value_key = 0
+        for x in reversed(value.tolist()):  # (as split_keys packs a row)
+            value_key = (value_key << 7) | x
+        return _rests(self.table, self.present, self.small_rows, self.small_bytes, self.member_starts,
+                      self.members, value_key, _bytes_packed(value[None, :])[0], self.starts)
 
 
 def quadruples_at(sides: tuple[Split, Split], value: np.ndarray, goal: np.ndarray, target: np.ndarray,
@@ -407,14 +440,14 @@ def quadruples_at(sides: tuple[Split, Split], value: np.ndarray, goal: np.ndarra
     The half with fewer pairs for the value lists them; the other's meet them by their linear
     hashes as they are formed (:func:`_streamed`); each match is checked field by field."""
     p, q = sides
-    (p_group, p_total), (q_group, q_total) = p.rests(value), q.rests(goal - value)
+    (*p_live, p_total), (*q_live, q_total) = p.rests(value), q.rests(goal - value)
     none = np.zeros(0, dtype=np.int64)
     if not p_total or not q_total:
         return none, none, none, none
-    listed, other, l_group, o_group, total = (p, q, p_group, q_group, p_total) if p_total < q_total \
-        else (q, p, q_group, p_group, q_total)
-    lb, ls = _pairs(listed.starts, l_group, total)
-    j, ob, os_ = _streamed(listed.big_hashes[lb] + listed.small_hashes[ls], other.starts, o_group,
+    listed, other, l_live, o_live, total = (p, q, p_live, q_live, p_total) if p_total < q_total \
+        else (q, p, q_live, p_live, q_total)
+    lb, ls = _pairs(listed.starts, *l_live, total)
+    j, ob, os_ = _streamed(listed.big_hashes[lb] + listed.small_hashes[ls], other.starts, *o_live,
                            other.big_hashes, other.small_hashes, h_target)
     lb, ls, ob = listed.order[lb[j]], ls[j], other.order[ob]
     sums = listed.big_keys[lb] + listed.small_keys[ls] + other.big_keys[ob] + other.small_keys[os_]
