@@ -193,7 +193,8 @@ def test_the_split_keys_filter_holds_every_key_and_few_others():
     rng = np.random.default_rng(5)
     keys = rng.integers(0, 1 << 40, 200_000)
     keys[rng.random(len(keys)) < 0.1] = -1  # (a sum over 127 in a field: no key)
-    table, present, starts, order = four_way._grouped(keys)
+    table, present, starts, order, carried = four_way._grouped(keys, four_way._distinct_keys(keys), keys * 3)
+    assert np.array_equal(carried, keys[order] * 3)
     bits = int(np.log2(len(table))) + four_way.PRESENT_BITS
 
     def passes(k):
@@ -243,3 +244,18 @@ def test_a_value_s_rests_are_the_field_by_field_rule(seed):
     assert found_any
     with pytest.raises(ValueError, match="0 to 127"):
         split.rests(np.array([0, 128, 0, 0]))
+
+
+def test_the_grouping_is_the_same_whatever_the_estimate_of_its_groups():
+    """``_grouped`` sizes its table from an estimate of the distinct keys (``_distinct_keys``,
+    within a few percent of the count): one far too low (the rows met again in larger tables)
+    or far too high (the table built again for the groups) gives the same table, filter and
+    groups."""
+    rng = np.random.default_rng(7)
+    keys = rng.integers(0, 1 << 40, 60_000) >> rng.integers(0, 30, 60_000)  # (many repeats)
+    keys[rng.random(len(keys)) < 0.05] = -1
+    distinct = len(np.unique(keys[keys >= 0]))
+    assert abs(four_way._distinct_keys(keys) / distinct - 1) < 0.05
+    right = four_way._grouped(keys, four_way._distinct_keys(keys), keys)
+    for estimate in (1.0, 100.0 * distinct):
+        assert all(np.array_equal(a, b) for a, b in zip(four_way._grouped(keys, estimate, keys), right))

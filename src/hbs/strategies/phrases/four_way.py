@@ -172,71 +172,116 @@ PRESENT_BITS = 3
 AHEAD = 8
 
 
+#: Bits of :func:`_distinct_keys`'s bit set (256 KB, in a core's cache).
+DISTINCT_BITS = 21
+
+
 @njit(cache=True, nogil=True)
-def _grouped(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rows grouped by split key (-1: none): ``(table, present, starts, order)``, an
-    open-addressing table of (key, group) rows, a filter of the keys held (see
-    ``PRESENT_BITS``), and group ``g``'s rows ``order[starts[g] : starts[g + 1]]`` (ascending).  (A
-    counting sort by group: a sort of millions of keys took 0.7 s.)"""
-    n = keys.shape[0]
-    bits = 1
-    while (1 << bits) < n + n // 2:  # (at most two thirds full; two sides of 2.5 million: 50 MB each)
+def _distinct_keys(keys: np.ndarray) -> float:
+    """About how many distinct keys (-1: none) ``keys`` holds: linear counting, each key's bit set
+    in ``2 ** DISTINCT_BITS`` and the count taken from the share left clear (the four late
+    eight-word splits' big lists, 73,077-417,606 keys: within 7%, 3 ms a list of 2.7 million)."""
+    shift = np.uint64(64 - DISTINCT_BITS)
+    seen = np.zeros(1 << (DISTINCT_BITS - 6), dtype=np.uint64)
+    for i in range(keys.shape[0]):
+        if keys[i] >= 0:
+            bit = _home(keys[i], shift)
+            seen[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
+    ones = 0
+    for w in range(seen.shape[0]):
+        x = seen[w]
+        while x:
+            x &= x - np.uint64(1)
+            ones += 1
+    size = 1 << DISTINCT_BITS
+    return float(keys.shape[0]) if ones == size else -size * math.log((size - ones) / size)
+
+
+@njit(cache=True, nogil=True)
+def _first_seen(keys: np.ndarray, table: np.ndarray, group_of: np.ndarray, group_keys: np.ndarray) -> int:
+    """Each row's group (``group_of``; -1: no key), the groups numbered as their keys are first
+    seen (``group_keys``) and put in ``table`` (key, group); the groups, or -1 where they would
+    fill over three quarters of the table (it is then too small)."""
+    bits = 0
+    while (1 << bits) < table.shape[0]:
         bits += 1
     shift = np.uint64(64 - bits)
-    mask = (1 << bits) - 1
-    table_keys = np.full(1 << bits, -1, dtype=np.int64)
-    table_groups = np.zeros(1 << bits, dtype=np.int32)
-    group_of = np.empty(n, dtype=np.int64)
-    group_keys = np.empty(n, dtype=np.int64)
+    mask = table.shape[0] - 1
+    most = 3 * table.shape[0] // 4
     groups = 0
-    for i in range(n):
+    for i in range(keys.shape[0]):
         k = keys[i]
         if k < 0:
             group_of[i] = -1
             continue
         slot = _home(k, shift)
-        while table_keys[slot] != -1 and table_keys[slot] != k:
+        while table[slot, 0] != -1 and table[slot, 0] != k:
             slot = (slot + 1) & mask
-        if table_keys[slot] == -1:
-            table_keys[slot] = k
-            table_groups[slot] = groups
+        if table[slot, 0] == -1:
+            if groups == most:
+                return -1
+            table[slot, 0] = k
+            table[slot, 1] = groups
             group_keys[groups] = k
             groups += 1
-        group_of[i] = table_groups[slot]
-    # the table again for the groups alone (a key is looked up per small sum and split value, and
-    # a table of the rows' size, 2^22 slots for 2.6 million rows and 50 thousand groups, missed
-    # the cache at each look)
+        group_of[i] = table[slot, 1]
+    return groups
+
+
+@njit(cache=True, nogil=True)
+def _grouped(keys: np.ndarray, estimate: float,
+             carried: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows grouped by split key (-1: none): ``(table, present, starts, order, carried in
+    order)``, an open-addressing table of (key, group) rows, at least two slots a group (a key is
+    looked up per small sum and split value: one line a look), a filter of the keys held (see
+    ``PRESENT_BITS``), group ``g``'s rows ``order[starts[g] : starts[g + 1]]`` (ascending), and
+    ``carried[order]``, written as the rows are placed (the big list's linear hashes: 2.7 million
+    gathered after, 0.09 s; scattered here, see ``meeting._sorted``).
+    The table is sized for ``estimate`` groups (:func:`_distinct_keys`), so that the rows meet the
+    table the lookups use (a table sized for the rows, 2^22 slots for 2.6 million rows and 400,000
+    groups, missed the cache at each row, and the groups' table was built again); where that is
+    too few, the rows are met again in a larger table, and where the size is not the groups', the
+    table is built again for them.  (A counting sort by group: a sort of millions of keys took
+    0.7 s.)"""
+    n = keys.shape[0]
+    bits = 1
+    while (1 << bits) < 2 * estimate:
+        bits += 1
+    group_of = np.empty(n, dtype=np.int32)
+    group_keys = np.empty(n, dtype=np.int64)
+    while True:
+        table = np.full((1 << bits, 2), -1, dtype=np.int64)
+        groups = _first_seen(keys, table, group_of, group_keys)
+        if groups >= 0:
+            break
+        bits += 1
+    most = bits
     bits = 1
     while (1 << bits) < 2 * groups:
         bits += 1
-    shift = np.uint64(64 - bits)
-    mask = (1 << bits) - 1
-    table = np.full((1 << bits, 2), -1, dtype=np.int64)  # (key, group): one line a look, asked for once
+    if bits != most:
+        table = np.full((1 << bits, 2), -1, dtype=np.int64)
+        _first_seen(group_keys[:groups], table, np.empty(groups, dtype=np.int32), group_keys[:groups].copy())
     present = np.zeros(1 << max(0, bits + PRESENT_BITS - 6), dtype=np.uint64)
     p_shift = np.uint64(64 - bits - PRESENT_BITS)
     for g in range(groups):
-        k = group_keys[g]
-        bit = _home(k, p_shift)
+        bit = _home(group_keys[g], p_shift)
         present[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
-        slot = _home(k, shift)
-        while table[slot, 0] != -1:
-            slot = (slot + 1) & mask
-        table[slot, 0] = k
-        table[slot, 1] = g
-    starts = np.zeros(groups + 1, dtype=np.int64)
+    sizes = np.zeros(groups + 1, dtype=np.int32)
     for i in range(n):
         if group_of[i] >= 0:
-            starts[group_of[i] + 1] += 1
-    for g in range(groups):
-        starts[g + 1] += starts[g]
-    at = starts[:-1].copy()
+            sizes[group_of[i] + 1] += 1
+    starts = np.cumsum(sizes.astype(np.int64))
+    at = starts[:-1].astype(np.int32)
     order = np.empty(starts[groups], dtype=np.int64)
+    in_order = np.empty(starts[groups], dtype=carried.dtype)
     for i in range(n):
         g = group_of[i]
         if g >= 0:
             order[at[g]] = i
+            in_order[at[g]] = carried[i]
             at[g] += 1
-    return table, present, starts, order
+    return table, present, starts, order, in_order
 
 
 def _bytes_packed(rows: np.ndarray) -> np.ndarray:
@@ -411,7 +456,9 @@ class Split:
     order: a value's pairs read them in runs, where read by row each was a cache miss)."""
 
     def __init__(self, big: np.ndarray, small: np.ndarray, fields: np.ndarray):
-        self.table, self.present, self.starts, self.order = _grouped(split_keys(big, fields))
+        keys = split_keys(big, fields)
+        self.table, self.present, self.starts, self.order, self.big_hashes = _grouped(
+            keys, _distinct_keys(keys), _linear_hashes(big))
         self.small_rows, first, small_of = np.unique(split_keys(small, fields), return_index=True,
                                                      return_inverse=True)
         self.small_bytes = _bytes_packed(unpacked(small[first], fields))  # (a field over 127: no rest)
@@ -419,18 +466,18 @@ class Split:
         self.member_starts = np.zeros(len(first) + 1, dtype=np.int64)
         np.cumsum(np.bincount(small_of, minlength=len(first)), out=self.member_starts[1:])
         self.big_keys, self.small_keys = big, small
-        self.big_hashes, self.small_hashes = _linear_hashes(big)[self.order], _linear_hashes(small)
+        self.small_hashes = _linear_hashes(small)
 
     def rests(self, value: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
         """The small sums that make ``value`` (each field 0 to 127) with a group of big sums in the
         split's fields, their groups, and the pairs (see :func:`_rests`)."""
         if len(value) and (value.min() < 0 or value.max() > 127):
             raise ValueError(f"a split value's fields are 0 to 127: {value.tolist()}")
-        value_key = 0
-        for x in reversed(value.tolist()):  # (as split_keys packs a row)
-            value_key = (value_key << 7) | x
+        value_key, value_bytes = 0, 0
+        for x in reversed(value.tolist()):  # (as split_keys and _bytes_packed pack a row)
+            value_key, value_bytes = (value_key << 7) | x, (value_bytes << 8) | x
         return _rests(self.table, self.present, self.small_rows, self.small_bytes, self.member_starts,
-                      self.members, value_key, _bytes_packed(value[None, :])[0], self.starts)
+                      self.members, value_key, np.uint64(value_bytes), self.starts)
 
 
 def quadruples_at(sides: tuple[Split, Split], value: np.ndarray, goal: np.ndarray, target: np.ndarray,
