@@ -567,8 +567,13 @@ def test_guided_positions_are_numpys_searchsorted(seed):
     u = np.concatenate([rng.random(5000), [0.0, 1 - 2**-53, 0.5], cum[rng.integers(0, n, 200)] / cum[-1]])
     table = level_walks.guide(cum)
     for needles in (u, np.sort(u)):
-        assert np.array_equal(level_walks.positions(cum, table, needles, cum[-1]),
-                              np.searchsorted(cum, needles * cum[-1], side="right"))
+        expected = np.searchsorted(cum, needles * cum[-1], side="right")
+        assert np.array_equal(level_walks.positions(cum, table, needles, cum[-1]), expected)
+        # written into a column of a wider array, at most the last sum's and offset
+        out = np.full((len(needles), 3), -7, dtype=np.int64)
+        level_walks.positions_into(cum, table, needles, cum[-1], out, 1, 1000, n - 1)
+        assert np.array_equal(out[:, 1], 1000 + np.minimum(expected, n - 1))
+        assert (out[:, [0, 2]] == -7).all()
     sorted_u = np.sort(u)  # (one walk along cum, for needles in order)
     assert np.array_equal(level_walks.sorted_positions(cum, sorted_u, cum[-1]),
                           np.searchsorted(cum, sorted_u * cum[-1], side="right"))

@@ -197,10 +197,20 @@ def positions(cum: np.ndarray, table: np.ndarray, u: np.ndarray, scale: float) -
     mispredicted).  ``CHUNK`` needles a phase at a time, as :func:`complete` takes its draws:
     their buckets read, then the first sum of each, then the searches, in cache (3 million needles
     over 3.4 million sums: 0.21 s needle by needle, 0.16 s so)."""
+    out = np.empty((u.shape[0], 1), dtype=np.int64)
+    positions_into(cum, table, u, scale, out, 0, 0, cum.shape[0])
+    return out.reshape(u.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def positions_into(cum: np.ndarray, table: np.ndarray, u: np.ndarray, scale: float, out: np.ndarray, column: int,
+                   offset: int, most: int) -> None:
+    """:func:`positions`, each at most ``most`` and plus ``offset``, written to ``out[:, column]``
+    (an estimate's deferred slots' rows, a column each: with numpy's clip, sum and strided copy
+    after the search, 1.5 million needles took twice the search's time)."""
     n = cum.shape[0]
     buckets = table.shape[0] - 2
     step = buckets / cum[n - 1]
-    out = np.empty(u.shape[0], dtype=np.int64)
     lows = np.empty(CHUNK, dtype=np.int64)
     highs = np.empty(CHUNK, dtype=np.int64)
     near = np.empty(CHUNK, dtype=np.float64)
@@ -224,8 +234,7 @@ def positions(cum: np.ndarray, table: np.ndarray, u: np.ndarray, scale: float) -
                     lo = mid + 1
                 else:
                     hi = mid
-            out[start + j] = lo
-    return out
+            out[start + j, column] = offset + min(lo, most)
 
 
 @njit(cache=True, nogil=True)

@@ -21,10 +21,11 @@ import hashlib
 import numpy as np
 
 from hbs.strategies.phrases.level_sums import combine
-from hbs.strategies.phrases.level_walks import branches, complete, descend, guide, positions, sorted_positions, used_steps
+from hbs.strategies.phrases.level_walks import (branches, complete, descend, guide, positions, positions_into,
+                                                sorted_positions, used_steps)
 from hbs.strategies.phrases.four_way import meet_four
 from hbs.strategies.phrases.meeting import drawn_meetings, join, meeting_weights
-from hbs.strategies.phrases.packing import FIELDS_PER_WORD, GUARD, pack, unpacked
+from hbs.strategies.phrases.packing import GUARD, pack, unpacked
 from hbs.strategies.phrases.rows import _Distinct, _distinct
 from hbs.strategies.phrases.sum_table import build_filter, build_table, found_rows
 
@@ -412,7 +413,7 @@ class LevelSearch:
             m = positions(mid_w, mid_g, rng.random(draws), mid_w[-1])
             e = np.empty((draws, len(deferred)), dtype=np.int64)
             for c, w in enumerate(e_w):
-                e[:, c] = offsets[c] + np.minimum(positions(w, e_g[c], rng.random(draws), w[-1]), len(w) - 1)
+                positions_into(w, e_g[c], rng.random(draws), w[-1], e, c, offsets[c], len(w) - 1)
             b = complete(self._left.keys[-1], a, self._mid.keys[-1], m, e_keys, e, self._right.keys[-1],
                          self._right.table(-1), b_filter, target)
             drawn += draws
