@@ -459,12 +459,13 @@ class Split:
         keys = split_keys(big, fields)
         self.table, self.present, self.starts, self.order, self.big_hashes = _grouped(
             keys, _distinct_keys(keys), _linear_hashes(big))
-        self.small_rows, first, small_of = np.unique(split_keys(small, fields), return_index=True,
-                                                     return_inverse=True)
-        self.small_bytes = _bytes_packed(unpacked(small[first], fields))  # (a field over 127: no rest)
-        self.members = np.argsort(small_of, kind="stable")
-        self.member_starts = np.zeros(len(first) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(small_of, minlength=len(first)), out=self.member_starts[1:])
+        # the small sums grouped the same way (a sort of 523,666 keys, np.unique's and then the
+        # members', took 0.13 s), those with a field over 127 in one group whose bytes never fit
+        small_keys = split_keys(small, fields)
+        small_keys[small_keys < 0] = 1 << 62
+        _, _, self.member_starts, self.members, _ = _grouped(small_keys, _distinct_keys(small_keys), small_keys)
+        first = self.members[self.member_starts[:-1]]
+        self.small_rows, self.small_bytes = small_keys[first], _bytes_packed(unpacked(small[first], fields))
         self.big_keys, self.small_keys = big, small
         self.small_hashes = _linear_hashes(small)
 
