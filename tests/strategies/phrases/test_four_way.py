@@ -193,7 +193,8 @@ def test_the_split_keys_filter_holds_every_key_and_few_others():
     rng = np.random.default_rng(5)
     keys = rng.integers(0, 1 << 40, 200_000)
     keys[rng.random(len(keys)) < 0.1] = -1  # (a sum over 127 in a field: no key)
-    table, present, starts, order, carried = four_way._grouped(keys, four_way._distinct_keys(keys), keys * 3)
+    table, starts, order, carried = four_way._grouped(keys, four_way._distinct_keys(keys), keys * 3)
+    present = four_way._present(table)
     assert np.array_equal(carried, keys[order] * 3)
     bits = int(np.log2(len(table))) + four_way.PRESENT_BITS
 
@@ -246,16 +247,27 @@ def test_a_value_s_rests_are_the_field_by_field_rule(seed):
         split.rests(np.array([0, 128, 0, 0]))
 
 
-def test_the_grouping_is_the_same_whatever_the_estimate_of_its_groups():
+def test_the_grouping_is_numpys_whatever_the_estimate_of_its_groups():
     """``_grouped`` sizes its table from an estimate of the distinct keys (``_distinct_keys``,
-    within a few percent of the count): one far too low (the rows met again in larger tables)
-    or far too high (the table built again for the groups) gives the same table, filter and
-    groups."""
+    within a few percent of the count): with it, and with one far too low (the rows met again in
+    larger tables) or far too high (the table built again for the groups), group ``g`` holds the
+    rows of the ``g``-th distinct key as numpy first sees it, in ascending order, the table maps
+    each key to its group, and the values carried come out in the grouped order."""
     rng = np.random.default_rng(7)
     keys = rng.integers(0, 1 << 40, 60_000) >> rng.integers(0, 30, 60_000)  # (many repeats)
     keys[rng.random(len(keys)) < 0.05] = -1
-    distinct = len(np.unique(keys[keys >= 0]))
-    assert abs(four_way._distinct_keys(keys) / distinct - 1) < 0.05
-    right = four_way._grouped(keys, four_way._distinct_keys(keys), keys)
-    for estimate in (1.0, 100.0 * distinct):
-        assert all(np.array_equal(a, b) for a, b in zip(four_way._grouped(keys, estimate, keys), right))
+    held = keys[keys >= 0]
+    distinct, first = np.unique(held, return_index=True)
+    in_order = distinct[np.argsort(first)]  # (as first seen)
+    assert abs(four_way._distinct_keys(keys) / len(distinct) - 1) < 0.05
+    assert four_way._distinct_keys(np.full(5, -1)) == 0 and four_way._distinct_keys(np.arange(3)) <= 3
+    carried = rng.integers(0, 1 << 60, len(keys)).astype(np.uint64)
+    for estimate in (four_way._distinct_keys(keys), 1.0, 100.0 * len(distinct)):
+        table, starts, order, values = four_way._grouped(keys, estimate, carried)
+        assert len(starts) - 1 == len(distinct) and len(table) >= 2 * len(distinct)
+        for g, k in enumerate(in_order):
+            assert np.array_equal(order[starts[g]:starts[g + 1]], np.flatnonzero(keys == k))
+        held_slots = table[table[:, 0] >= 0]
+        assert sorted(held_slots[:, 0].tolist()) == distinct.tolist()
+        assert (in_order[held_slots[:, 1]] == held_slots[:, 0]).all()
+        assert np.array_equal(values, carried[order])

@@ -160,7 +160,7 @@ def _home(key: int, shift: np.uint64) -> int:
     return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
 
 
-#: The filter of a split's big keys (``_grouped``): ``2 ** PRESENT_BITS`` bits a slot of the groups'
+#: The filter of a split's big keys (:func:`_present`): ``2 ** PRESENT_BITS`` bits a slot of the groups'
 #: table (at least two slots a group: one key in sixteen that none holds passes), so that
 #: :func:`_rests` reads the table, megabytes out of the core's cache, only for the rests some big
 #: sum holds.  (An eight-word split's right half, 52,432 distinct small rows and 399,379 groups:
@@ -193,8 +193,11 @@ def _distinct_keys(keys: np.ndarray) -> float:
         while x:
             x &= x - np.uint64(1)
             ones += 1
+    held = 0
+    for i in range(keys.shape[0]):
+        held += keys[i] >= 0
     size = 1 << DISTINCT_BITS
-    return float(keys.shape[0]) if ones == size else -size * math.log((size - ones) / size)
+    return float(held) if ones == size else min(float(held), size * -math.log((size - ones) / size))
 
 
 @njit(cache=True, nogil=True)
@@ -230,13 +233,13 @@ def _first_seen(keys: np.ndarray, table: np.ndarray, group_of: np.ndarray, group
 
 @njit(cache=True, nogil=True)
 def _grouped(keys: np.ndarray, estimate: float,
-             carried: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rows grouped by split key (-1: none): ``(table, present, starts, order, carried in
-    order)``, an open-addressing table of (key, group) rows, at least two slots a group (a key is
-    looked up per small sum and split value: one line a look), a filter of the keys held (see
-    ``PRESENT_BITS``), group ``g``'s rows ``order[starts[g] : starts[g + 1]]`` (ascending), and
-    ``carried[order]``, written as the rows are placed (the big list's linear hashes: 2.7 million
-    gathered after, 0.09 s; scattered here, see ``meeting._sorted``).
+             carried: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows grouped by split key (-1: none): ``(table, starts, order, carried in order)``, an
+    open-addressing table of (key, group) rows, at least two slots a group (a key is looked up per
+    small sum and split value: one line a look), group ``g``'s rows ``order[starts[g] : starts[g +
+    1]]`` (ascending), the groups numbered as their keys are first seen, and ``carried[order]``
+    (none where ``carried`` is empty), written as the rows are placed (the big list's linear
+    hashes: 2.7 million gathered after, 0.09 s; scattered here, see ``meeting._sorted``).
     The table is sized for ``estimate`` groups (:func:`_distinct_keys`), so that the rows meet the
     table the lookups use (a table sized for the rows, 2^22 slots for 2.6 million rows and 400,000
     groups, missed the cache at each row, and the groups' table was built again); where that is
@@ -255,18 +258,13 @@ def _grouped(keys: np.ndarray, estimate: float,
         if groups >= 0:
             break
         bits += 1
-    most = bits
+    met_bits = bits
     bits = 1
     while (1 << bits) < 2 * groups:
         bits += 1
-    if bits != most:
+    if bits != met_bits:  # (the group keys met again, in order: the same groups)
         table = np.full((1 << bits, 2), -1, dtype=np.int64)
         _first_seen(group_keys[:groups], table, np.empty(groups, dtype=np.int32), group_keys[:groups].copy())
-    present = np.zeros(1 << max(0, bits + PRESENT_BITS - 6), dtype=np.uint64)
-    p_shift = np.uint64(64 - bits - PRESENT_BITS)
-    for g in range(groups):
-        bit = _home(group_keys[g], p_shift)
-        present[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
     sizes = np.zeros(groups + 1, dtype=np.int32)
     for i in range(n):
         if group_of[i] >= 0:
@@ -274,14 +272,35 @@ def _grouped(keys: np.ndarray, estimate: float,
     starts = np.cumsum(sizes.astype(np.int64))
     at = starts[:-1].astype(np.int32)
     order = np.empty(starts[groups], dtype=np.int64)
-    in_order = np.empty(starts[groups], dtype=carried.dtype)
+    carry = carried.shape[0] > 0
+    in_order = np.empty(starts[groups] if carry else 0, dtype=carried.dtype)
     for i in range(n):
         g = group_of[i]
         if g >= 0:
             order[at[g]] = i
-            in_order[at[g]] = carried[i]
+            if carry:
+                in_order[at[g]] = carried[i]
             at[g] += 1
-    return table, present, starts, order, in_order
+    return table, starts, order, in_order
+
+
+#: No values to carry (:func:`_grouped`).
+_NOTHING = np.zeros(0, dtype=np.uint64)
+
+
+@njit(cache=True, nogil=True)
+def _present(table: np.ndarray) -> np.ndarray:
+    """The filter of the keys a :func:`_grouped` table holds (see ``PRESENT_BITS``)."""
+    bits = 0
+    while (1 << bits) < table.shape[0]:
+        bits += 1
+    present = np.zeros(1 << max(0, bits + PRESENT_BITS - 6), dtype=np.uint64)
+    p_shift = np.uint64(64 - bits - PRESENT_BITS)
+    for slot in range(table.shape[0]):
+        if table[slot, 0] != -1:
+            bit = _home(table[slot, 0], p_shift)
+            present[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
+    return present
 
 
 def _bytes_packed(rows: np.ndarray) -> np.ndarray:
@@ -296,23 +315,23 @@ def _bytes_packed(rows: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _rests(table: np.ndarray, present: np.ndarray, small_keys: np.ndarray, small_bytes: np.ndarray,
-           member_starts: np.ndarray, members: np.ndarray, value_key: int, value_bytes: np.uint64,
+def _rests(table: np.ndarray, present: np.ndarray, row_keys: np.ndarray, row_bytes: np.ndarray,
+           member_starts: np.ndarray, members: np.ndarray, sums: int, value_key: int, value_bytes: np.uint64,
            starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """The small sums that make ``value`` (``value_key`` its split key, ``value_bytes`` its fields a
-    byte each) in the split's fields with a group of big sums (see :func:`_grouped`): ``(live,
-    live_group, pairs)``, the small sums in ascending order, each one's group, and the pairs those
-    groups make.  The rests are looked up once for each distinct row of the small sums' split
-    fields (``small_keys``, ``small_bytes``: each row's key and bytes; its small sums
-    ``members[member_starts[r] : member_starts[r + 1]]``): a row's rest is ``value_key`` less its
-    key where every field of the value is at least the row's (checked on the bytes at once)."""
+    """The small sums (``sums`` of them) that make ``value`` (``value_key`` its split key,
+    ``value_bytes`` its fields a byte each) in the split's fields with a group of big sums (see
+    :func:`_grouped`): ``(live, live_group, pairs)``, the small sums in ascending order, each one's
+    group, and the pairs those groups make.  The rests are looked up once for each distinct row of
+    the small sums' split fields (``row_keys``, ``row_bytes``: each row's key and bytes; its small
+    sums ``members[member_starts[r] : member_starts[r + 1]]``): a row's rest is ``value_key`` less
+    its key where every field of the value is at least the row's (checked on the bytes at once)."""
     bits = 0
     while (1 << bits) < table.shape[0]:
         bits += 1
     shift = np.uint64(64 - bits)
     p_shift = np.uint64(64 - bits - PRESENT_BITS)
     mask = table.shape[0] - 1
-    rows = small_keys.shape[0]
+    rows = row_keys.shape[0]
     # the rests the filter passes first (no branch: their places written down), then their looks
     # into the table in a short loop of their own, each asked for ahead
     passed = np.empty(rows, dtype=np.int64)
@@ -320,15 +339,15 @@ def _rests(table: np.ndarray, present: np.ndarray, small_keys: np.ndarray, small
     guarded = value_bytes | GUARD
     n = 0
     for r in range(rows):
-        k = value_key - small_keys[r]
+        k = value_key - row_keys[r]
         bit = _home(k, p_shift)
         passed[n] = r
         passed_keys[n] = k
-        fits = ((guarded - small_bytes[r]) & GUARD) == GUARD
+        fits = ((guarded - row_bytes[r]) & GUARD) == GUARD
         n += np.int64((present[bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1)) & np.int64(fits)
     # the rows found mark their small sums (a bit each), read back in ascending order
-    marks = np.zeros((member_starts[rows] + 63) >> 6, dtype=np.uint64)
-    group_of = np.empty(member_starts[rows], dtype=np.int64)
+    marks = np.zeros((sums + 63) >> 6, dtype=np.uint64)
+    group_of = np.empty(sums, dtype=np.int64)
     count = 0
     flat = table.reshape(-1)
     for i in range(n):
@@ -450,22 +469,25 @@ def _streamed(hashes: np.ndarray, starts: np.ndarray, live: np.ndarray, live_gro
 
 class Split:
     """One half (a big list and a small one) for the split's fields: the big list grouped by its split
-    key, the small list's distinct values in those fields (``small_rows``, their split keys, and
-    ``small_bytes``, their fields a byte each; ``members[member_starts[r] : member_starts[r + 1]]``,
+    key (``table``, its filter ``present``, ``starts`` and ``order``, see :func:`_grouped`), the
+    small list's distinct values in those fields (``row_keys``, their split keys, and
+    ``row_bytes``, their fields a byte each; ``members[member_starts[r] : member_starts[r + 1]]``,
     the small sums of row ``r``), and both lists' linear hashes (the big list's in its grouped
     order: a value's pairs read them in runs, where read by row each was a cache miss)."""
 
     def __init__(self, big: np.ndarray, small: np.ndarray, fields: np.ndarray):
-        keys = split_keys(big, fields)
-        self.table, self.present, self.starts, self.order, self.big_hashes = _grouped(
-            keys, _distinct_keys(keys), _linear_hashes(big))
+        big_split = split_keys(big, fields)
+        self.table, self.starts, self.order, self.big_hashes = _grouped(
+            big_split, _distinct_keys(big_split), _linear_hashes(big))
+        self.present = _present(self.table)
         # the small sums grouped the same way (a sort of 523,666 keys, np.unique's and then the
-        # members', took 0.13 s), those with a field over 127 in one group whose bytes never fit
-        small_keys = split_keys(small, fields)
-        small_keys[small_keys < 0] = 1 << 62
-        _, _, self.member_starts, self.members, _ = _grouped(small_keys, _distinct_keys(small_keys), small_keys)
+        # members', took 0.13 s), every one of them: those with a field over 127 (no split key) in
+        # one group of a key no value's rest is, whose bytes never fit either
+        small_split = split_keys(small, fields)
+        small_split[small_split < 0] = 1 << 62
+        _, self.member_starts, self.members, _ = _grouped(small_split, _distinct_keys(small_split), _NOTHING)
         first = self.members[self.member_starts[:-1]]
-        self.small_rows, self.small_bytes = small_keys[first], _bytes_packed(unpacked(small[first], fields))
+        self.row_keys, self.row_bytes = small_split[first], _bytes_packed(unpacked(small[first], fields))
         self.big_keys, self.small_keys = big, small
         self.small_hashes = _linear_hashes(small)
 
@@ -475,10 +497,10 @@ class Split:
         if len(value) and (value.min() < 0 or value.max() > 127):
             raise ValueError(f"a split value's fields are 0 to 127: {value.tolist()}")
         value_key, value_bytes = 0, 0
-        for x in reversed(value.tolist()):  # (as split_keys and _bytes_packed pack a row)
+        for x in reversed(value.tolist()):  # (as split_keys and _bytes_packed pack a row: 18 µs a call less)
             value_key, value_bytes = (value_key << 7) | x, (value_bytes << 8) | x
-        return _rests(self.table, self.present, self.small_rows, self.small_bytes, self.member_starts,
-                      self.members, value_key, np.uint64(value_bytes), self.starts)
+        return _rests(self.table, self.present, self.row_keys, self.row_bytes, self.member_starts, self.members,
+                      len(self.small_keys), value_key, np.uint64(value_bytes), self.starts)
 
 
 def quadruples_at(sides: tuple[Split, Split], value: np.ndarray, goal: np.ndarray, target: np.ndarray,
