@@ -160,6 +160,16 @@ def _home(key: int, shift: np.uint64) -> int:
     return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _bits(size: float) -> int:
+    """The fewest bits, at least one, that count ``size`` slots: a table's size as a power of two,
+    or the power of two of one already sized so."""
+    bits = 1
+    while (1 << bits) < size:
+        bits += 1
+    return bits
+
+
 #: The filter of a split's big keys (:func:`_present`): ``2 ** PRESENT_BITS`` bits a slot of the groups'
 #: table (at least two slots a group: one key in sixteen that none holds passes), so that
 #: :func:`_rests` reads the table, megabytes out of the core's cache, only for the rests some big
@@ -183,19 +193,18 @@ def _distinct_keys(keys: np.ndarray) -> float:
     eight-word splits' big lists, 73,077-417,606 keys: within 7%, 3 ms a list of 2.7 million)."""
     shift = np.uint64(64 - DISTINCT_BITS)
     seen = np.zeros(1 << (DISTINCT_BITS - 6), dtype=np.uint64)
+    held = 0
     for i in range(keys.shape[0]):
         if keys[i] >= 0:
             bit = _home(keys[i], shift)
             seen[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
+            held += 1
     ones = 0
     for w in range(seen.shape[0]):
         x = seen[w]
         while x:
             x &= x - np.uint64(1)
             ones += 1
-    held = 0
-    for i in range(keys.shape[0]):
-        held += keys[i] >= 0
     size = 1 << DISTINCT_BITS
     return float(held) if ones == size else min(float(held), size * -math.log((size - ones) / size))
 
@@ -205,9 +214,7 @@ def _first_seen(keys: np.ndarray, table: np.ndarray, group_of: np.ndarray, group
     """Each row's group (``group_of``; -1: no key), the groups numbered as their keys are first
     seen (``group_keys``) and put in ``table`` (key, group); the groups, or -1 where they would
     fill over three quarters of the table (it is then too small)."""
-    bits = 0
-    while (1 << bits) < table.shape[0]:
-        bits += 1
+    bits = _bits(table.shape[0])
     shift = np.uint64(64 - bits)
     mask = table.shape[0] - 1
     most = 3 * table.shape[0] // 4
@@ -247,9 +254,7 @@ def _grouped(keys: np.ndarray, estimate: float,
     table is built again for them.  (A counting sort by group: a sort of millions of keys took
     0.7 s.)"""
     n = keys.shape[0]
-    bits = 1
-    while (1 << bits) < 2 * estimate:
-        bits += 1
+    bits = _bits(2 * estimate)
     group_of = np.empty(n, dtype=np.int32)
     group_keys = np.empty(n, dtype=np.int64)
     while True:
@@ -259,9 +264,7 @@ def _grouped(keys: np.ndarray, estimate: float,
             break
         bits += 1
     met_bits = bits
-    bits = 1
-    while (1 << bits) < 2 * groups:
-        bits += 1
+    bits = _bits(2 * groups)
     if bits != met_bits:  # (the group keys met again, in order: the same groups)
         table = np.full((1 << bits, 2), -1, dtype=np.int64)
         _first_seen(group_keys[:groups], table, np.empty(groups, dtype=np.int32), group_keys[:groups].copy())
@@ -291,9 +294,7 @@ _NOTHING = np.zeros(0, dtype=np.uint64)
 @njit(cache=True, nogil=True)
 def _present(table: np.ndarray) -> np.ndarray:
     """The filter of the keys a :func:`_grouped` table holds (see ``PRESENT_BITS``)."""
-    bits = 0
-    while (1 << bits) < table.shape[0]:
-        bits += 1
+    bits = _bits(table.shape[0])
     present = np.zeros(1 << max(0, bits + PRESENT_BITS - 6), dtype=np.uint64)
     p_shift = np.uint64(64 - bits - PRESENT_BITS)
     for slot in range(table.shape[0]):
@@ -325,9 +326,7 @@ def _rests(table: np.ndarray, present: np.ndarray, row_keys: np.ndarray, row_byt
     the small sums' split fields (``row_keys``, ``row_bytes``: each row's key and bytes; its small
     sums ``members[member_starts[r] : member_starts[r + 1]]``): a row's rest is ``value_key`` less
     its key where every field of the value is at least the row's (checked on the bytes at once)."""
-    bits = 0
-    while (1 << bits) < table.shape[0]:
-        bits += 1
+    bits = _bits(table.shape[0])
     shift = np.uint64(64 - bits)
     p_shift = np.uint64(64 - bits - PRESENT_BITS)
     mask = table.shape[0] - 1
@@ -414,9 +413,7 @@ def _streamed(hashes: np.ndarray, starts: np.ndarray, live: np.ndarray, live_gro
     pairs through the filter first (no branch: the survivors' places written down), then the
     survivors in the table.  Returns ``(j, big position, small row)`` of each match, in the order
     streamed."""
-    bits = 1
-    while (1 << bits) < 2 * len(hashes):
-        bits += 1
+    bits = _bits(2 * len(hashes))
     shift = np.uint64(64 - bits)
     mask = (1 << bits) - 1
     w_bits = max(1, bits + FILTER_BITS - 6)  # (the filter's words: 64 bits each)
