@@ -12,7 +12,7 @@ from numba import njit
 from hbs.strategies.prefetch import prefetch
 
 from hbs.strategies.phrases.packing import GUARD, _NOT_GUARD, _residual_at
-from hbs.strategies.phrases.sum_table import _grown, _lookup, filter_bit, filter_has
+from hbs.strategies.phrases.sum_table import _filter_hash, _grown, _lookup, filter_has
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -118,7 +118,7 @@ def complete(a_keys: np.ndarray, a: np.ndarray, d_keys: np.ndarray, m: np.ndarra
     (``b_filter``: the :func:`~hbs.strategies.phrases.packing.build_filter` of ``b_keys``).
 
     ``CHUNK`` draws a phase at a time: their middle rows gathered, then their residuals and filter
-    bits, then the bits tested, then the table probed.  Each phase's loads are independent of each
+    hashes, then the filter read, then the table probed.  Each phase's loads are independent of each
     other and the processor overlaps them; draw by draw, every one waited on the one before (2.4
     times the time, eight words; most draws fit all but the right side, and the filter turns them away).
     A field that goes below zero clears its guard bit and stays within its byte, so the residual
@@ -127,7 +127,7 @@ def complete(a_keys: np.ndarray, a: np.ndarray, d_keys: np.ndarray, m: np.ndarra
     out = np.full(n, -1, dtype=np.int64)
     mid = np.empty((CHUNK, words), dtype=np.uint64)
     rest = np.empty((CHUNK, words), dtype=np.uint64)
-    bits = np.empty(CHUNK, dtype=np.uint64)
+    hashes = np.empty(CHUNK, dtype=np.uint64)
     fits = np.empty(CHUNK, dtype=np.bool_)
     d_flat = d_keys.reshape(-1)
     ahead = d_keys.size * 8 > FAR_BYTES  # (the next chunk's middle rows asked for: see FAR_BYTES)
@@ -152,9 +152,9 @@ def complete(a_keys: np.ndarray, a: np.ndarray, d_keys: np.ndarray, m: np.ndarra
                     below |= ~v
                 rest[j, k] = v & _NOT_GUARD
             fits[j] = not (below & GUARD)
-            bits[j] = filter_bit(b_filter, rest[j])
+            hashes[j] = _filter_hash(rest[j])
         for j in range(size):
-            fits[j] = fits[j] and filter_has(b_filter, bits[j])
+            fits[j] = fits[j] and filter_has(b_filter, hashes[j])
         for j in range(size):
             if fits[j]:
                 out[start + j] = _lookup(b_table, b_keys, rest[j])

@@ -186,7 +186,7 @@ def _rest_passes(r1: np.ndarray, rows: np.ndarray, b: int, filt: np.ndarray) -> 
         if (r & GUARD) != GUARD:
             return False
         h = _filter_step(h, r & _NOT_GUARD)  # (sum_table._filter_hash, a word at a time)
-    return filter_has(filt, h >> filt[-1])
+    return filter_has(filt, h)
 
 
 @njit(cache=True, nogil=True)
