@@ -115,7 +115,7 @@ def complete(a_keys: np.ndarray, a: np.ndarray, d_keys: np.ndarray, m: np.ndarra
              target: np.ndarray) -> np.ndarray:
     """For each draw ``i``: the row of ``b_keys`` equal to ``target - a_keys[a[i]] - d_keys[m[i]]``
     less ``e_keys[e[i, c]]`` for each column ``c`` of ``e`` (rows of deferred slots), or -1
-    (``b_filter``: the :func:`~hbs.strategies.phrases.packing.build_filter` of ``b_keys``).
+    (``b_filter``: the :func:`~hbs.strategies.phrases.sum_table.build_filter` of ``b_keys``).
 
     ``CHUNK`` draws a phase at a time: their middle rows gathered, then their residuals and filter
     hashes, then the filter read, then the table probed.  Each phase's loads are independent of each
