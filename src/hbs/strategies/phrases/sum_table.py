@@ -132,8 +132,8 @@ def _filter_hash(key: np.ndarray) -> np.uint64:
 def _filter_mask(h: np.uint64, shift: np.uint64) -> np.uint64:
     """The three bits a key of hash ``h`` sets in its word of a filter whose words are named by the
     bits of ``h`` from ``shift + 6`` up: the bit each of the three 6-bit fields below names.  (The
-    first is the one bit a key of the filter before, in the same word: a kernel compiled against
-    that filter and cached, which numba does not recompile for a change in this file, still finds
+    first is the bit a filter of one bit a key would set, in the same word: a kernel that numba
+    cached against such a filter, and does not recompile for a change in this file, still finds
     every key.)"""
     six = np.uint64(63)
     return ((np.uint64(1) << ((h >> shift) & six)) | (np.uint64(1) << ((h >> (shift - np.uint64(6))) & six))
